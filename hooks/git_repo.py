@@ -1,0 +1,174 @@
+"""The one place that talks to git.
+
+Every call goes through ``git()`` below, as the git command line: it is what the user's repo
+already trusts, it understands worktrees, submodules and shallow clones, and it starts in a few
+milliseconds where importing a git library costs more than the whole hook should.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+
+# Variables a surrounding hook or a test harness may leave behind that would point our calls
+# at another repository or index than the one the user is standing in.
+_REPO_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX")
+
+
+class GitError(Exception):
+    """git exited non-zero; the message is git's own last line."""
+
+
+class NotAGitRepository(GitError):
+    pass
+
+
+def git(
+    *args: str,
+    cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+    stdin: bytes | None = None,
+) -> bytes:
+    """Run git and return its stdout; raise GitError with git's message on failure."""
+    proc = subprocess.run(
+        ("git", *args),
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
+    if proc.returncode != 0:
+        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        text = message[-1] if message else f"git {args[0]} exited {proc.returncode}"
+        if "not a git repository" in text:
+            raise NotAGitRepository(text)
+        raise GitError(text)
+    return proc.stdout
+
+
+def git_text(*args: str, cwd: str | None = None, env: Mapping[str, str] | None = None) -> str:
+    return git(*args, cwd=cwd, env=env).decode("utf-8", "surrogateescape").strip()
+
+
+@dataclass(frozen=True)
+class RepoPaths:
+    root: str
+    git_dir: str
+    common_dir: str
+
+
+def repo_paths(cwd: str | None = None) -> RepoPaths:
+    """The work tree root, this worktree's git dir and the shared git dir, in one git call."""
+    out = git_text(
+        "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", cwd=cwd
+    ).splitlines()
+    if len(out) < 3 or not out[0]:
+        raise NotAGitRepository("not inside a git work tree")
+    root, git_dir, common = out[0], out[1], out[2]
+    if not os.path.isabs(common):
+        common = os.path.normpath(os.path.join(cwd or os.getcwd(), common))
+    return RepoPaths(root=root, git_dir=git_dir, common_dir=common)
+
+
+def resolve_commit(rev: str, cwd: str | None = None) -> str | None:
+    """Full commit id of REV, or None when it names no commit (unborn branch, typo)."""
+    try:
+        return git_text("rev-parse", "--verify", "--quiet", "--end-of-options",
+                        f"{rev}^{{commit}}", cwd=cwd)
+    except GitError:
+        return None
+
+
+def tree_of(commit: str, cwd: str | None = None) -> str:
+    return git_text("rev-parse", "--verify", "--end-of-options", f"{commit}^{{tree}}", cwd=cwd)
+
+
+def head_commit(cwd: str | None = None) -> str | None:
+    return resolve_commit("HEAD", cwd=cwd)
+
+
+def current_branch(cwd: str | None = None) -> str | None:
+    try:
+        return git_text("symbolic-ref", "--quiet", "--short", "HEAD", cwd=cwd) or None
+    except GitError:
+        return None
+
+
+def _env_with_index(index_file: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCATION_VARS}
+    env["GIT_INDEX_FILE"] = index_file
+    return env
+
+
+def _real_index_path(root: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCATION_VARS}
+    path = git_text("rev-parse", "--git-path", "index", cwd=root, env=env)
+    return path if os.path.isabs(path) else os.path.join(root, path)
+
+
+def snapshot_tree(root: str, leave_out: Iterable[str] = ()) -> str:
+    """Tree id of the work tree as it is now: tracked files plus untracked, unignored ones.
+
+    Works on a throwaway copy of the real index, so the user's staging area is untouched and
+    files whose stat data is unchanged are not hashed again. ``leave_out`` are repo-relative
+    paths (the receipt and its log) kept out of the tree whether tracked or not.
+    """
+    fd, temp_index = tempfile.mkstemp(prefix="receipt-index-")
+    os.close(fd)
+    try:
+        real_index = _real_index_path(root)
+        if os.path.exists(real_index):
+            shutil.copyfile(real_index, temp_index)
+        else:
+            os.unlink(temp_index)  # git refuses an empty file as an index
+        env = _env_with_index(temp_index)
+        git("add", "--all", "--ignore-errors", "--", ":/", cwd=root, env=env)
+        paths = [p for p in leave_out if p]
+        if paths:
+            git("rm", "--cached", "--quiet", "--ignore-unmatch", "-r", "--", *paths,
+                cwd=root, env=env)
+        return git_text("write-tree", cwd=root, env=env)
+    finally:
+        if os.path.exists(temp_index):
+            os.unlink(temp_index)
+
+
+def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None) -> str:
+    """Tree id of COMMIT with PATHS removed: compares fairly when a receipt was committed."""
+    fd, temp_index = tempfile.mkstemp(prefix="receipt-index-")
+    os.close(fd)
+    os.unlink(temp_index)
+    try:
+        env = _env_with_index(temp_index)
+        git("read-tree", commit, cwd=cwd, env=env)
+        git("rm", "--cached", "--quiet", "--ignore-unmatch", "-r", "--", *paths, cwd=cwd, env=env)
+        return git_text("write-tree", cwd=cwd, env=env)
+    finally:
+        if os.path.exists(temp_index):
+            os.unlink(temp_index)
+
+
+def paths_in_commit(commit: str, paths: Iterable[str], cwd: str | None = None) -> list[str]:
+    out = git("ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, "--", *paths, cwd=cwd)
+    return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+
+
+def is_ignored(path: str, cwd: str | None = None) -> bool:
+    proc = subprocess.run(
+        ("git", "check-ignore", "--quiet", "--", path),
+        cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+    )
+    return proc.returncode == 0
+
+
+def short(object_id: str | None) -> str:
+    return object_id[:7] if object_id else "(none)"

@@ -1,0 +1,80 @@
+"""Load the JSON Schemas in ``schemas/`` and validate against them, with readable errors.
+
+jsonschema costs more to import than the rest of a hook together, so it is imported only when
+something is validated, and a validation that passed is remembered by the digest of the schema
+and the document: the same bytes against the same schema always give the same answer.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+from importlib import resources
+from typing import Any
+
+RECEIPT = "receipt.schema.json"
+LEDGER_ENTRY = "ledger-entry.schema.json"
+
+_MAX_ERRORS = 20
+
+
+@functools.lru_cache(maxsize=None)
+def schema_bytes(name: str) -> bytes:
+    return resources.files("hooks.schema_files").joinpath(name).read_bytes()
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(name: str) -> Any:
+    import jsonschema  # only the paths that validate pay for this import
+
+    schema = json.loads(schema_bytes(name))
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def pointer(path: Any) -> str:
+    """JSON pointer (RFC 6901) of a path of keys and indexes; '' is the document itself."""
+    parts = [str(p).replace("~", "~0").replace("/", "~1") for p in path]
+    return "/" + "/".join(parts) if parts else "(document)"
+
+
+def validate(name: str, instance: object) -> list[str]:
+    """Schema errors as ``<json pointer>: <message>`` lines, sorted; empty when valid."""
+    try:
+        errors = sorted(_validator(name).iter_errors(instance), key=lambda e: list(e.path))
+    except RecursionError:
+        return ["(document): nested too deeply to validate"]
+    return [f"{pointer(e.absolute_path)}: {_clip(e.message)}" for e in errors[:_MAX_ERRORS]]
+
+
+def validate_remembered(name: str, raw: bytes, instance: object, memo_dir: str | None) -> list[str]:
+    """``validate``, skipped when these exact bytes already passed against this exact schema."""
+    if memo_dir is None:
+        return validate(name, instance)
+    digest = digest_for(name, raw)
+    stamp = os.path.join(memo_dir, digest)
+    if os.path.isfile(stamp):
+        return []
+    errors = validate(name, instance)
+    if not errors:
+        remember_valid(memo_dir, digest)
+    return errors
+
+
+def remember_valid(memo_dir: str, digest: str) -> None:
+    try:
+        os.makedirs(memo_dir, exist_ok=True)
+        with open(os.path.join(memo_dir, digest), "wb"):
+            pass
+    except OSError:
+        pass  # a read-only git dir only costs the next run a validation
+
+
+def digest_for(name: str, raw: bytes) -> str:
+    return hashlib.sha256(schema_bytes(name) + b"\0" + raw).hexdigest()

@@ -1,0 +1,226 @@
+"""Test counts read from a runner's output as it streams, or from a JUnit XML file.
+
+Each runner's closing line is one entry in ``SUMMARY_FORMATS``: a cheap substring that must be
+on the line, a regex, and how its groups map to counts. The last summary line seen wins, except
+that runners printing one summary per binary or package (cargo, go test -v) are summed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Optional
+
+from hooks.textnorm import strip_ansi
+
+Counts = dict[str, object]
+
+_MAX_LINE = 4096  # a summary line is short; longer lines are only scanned for their start
+
+
+def _num(text: str | None) -> int:
+    return int(text) if text else 0
+
+
+def _words(line: str) -> dict[str, int]:
+    """'3 passed, 1 failed, 2 skipped' -> {'passed': 3, 'failed': 1, 'skipped': 2}."""
+    return {word: int(n) for n, word in re.findall(r"(\d+) ([a-z]+)", line)}
+
+
+def _counts(runner: str, passed: int, failed: int, skipped: int, errors: int,
+            total: int | None = None) -> Counts:
+    return {
+        "runner": runner,
+        "passed": passed,
+        "failed": failed,
+        "skipped": skipped,
+        "errors": errors,
+        "total": total if total is not None else passed + failed + skipped + errors,
+    }
+
+
+def _pytest(m: re.Match[str]) -> Counts:
+    w = _words(m.group("body"))
+    return _counts("pytest", w.get("passed", 0) + w.get("xpassed", 0), w.get("failed", 0),
+                   w.get("skipped", 0) + w.get("xfailed", 0), w.get("error", 0) + w.get("errors", 0))
+
+
+def _jest(m: re.Match[str]) -> Counts:
+    w = _words(m.group("body"))
+    skipped = w.get("skipped", 0) + w.get("todo", 0)
+    return _counts("jest", w.get("passed", 0), w.get("failed", 0), skipped, 0,
+                   total=w.get("total"))
+
+
+def _vitest(m: re.Match[str]) -> Counts:
+    w = _words(m.group("body"))
+    return _counts("vitest", w.get("passed", 0), w.get("failed", 0),
+                   w.get("skipped", 0) + w.get("todo", 0), 0, total=_num(m.group("total")))
+
+
+def _plain(m: re.Match[str]) -> Counts:
+    return _counts("plain", int(m.group("passed")), int(m.group("failed")),
+                   _num(m.group("skipped")), 0)
+
+
+@dataclass(frozen=True)
+class SummaryFormat:
+    runner: str
+    needle: str  # a substring every matching line contains: skips the regex on other lines
+    pattern: re.Pattern[str]
+    counts: Callable[[re.Match[str]], Counts]
+
+
+SUMMARY_FORMATS: tuple[SummaryFormat, ...] = (
+    SummaryFormat(
+        "pytest", " in ",
+        re.compile(r"^(?:=+ )?(?P<body>(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|"
+                   r"errors?|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?(?: =+)?$"),
+        _pytest,
+    ),
+    SummaryFormat(
+        "jest", "Tests:",
+        re.compile(r"^Tests:\s+(?P<body>.*\d+ total)\s*$"),
+        _jest,
+    ),
+    SummaryFormat(
+        "vitest", "Tests",
+        re.compile(r"^\s*Tests\s+(?P<body>(?:\d+ [a-z]+(?: \| )?)+)\s*\((?P<total>\d+)\)\s*$"),
+        _vitest,
+    ),
+    SummaryFormat(
+        "plain", "passed",
+        re.compile(r"^(?:[A-Za-z]+: )?(?P<passed>\d+) passed, (?P<failed>\d+) failed"
+                   r"(?:, (?P<skipped>\d+) skipped)?\s*$"),
+        _plain,
+    ),
+)
+
+# unittest prints "Ran N tests in Xs" then, after a blank line, "OK (skipped=1)" or
+# "FAILED (failures=1, errors=2)"; mocha prints "N passing", then "N failing", "N pending".
+_UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in [\d.]+s$")
+_UNITTEST_END = re.compile(r"^(OK|FAILED)(?: \((.*)\))?$")
+_MOCHA = re.compile(r"^\s*(\d+) (passing|failing|pending)(?: \(\d+m?s\))?\s*$")
+_CARGO = re.compile(r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;")
+_GO_TEST = re.compile(r"^\s*--- (PASS|FAIL|SKIP): ")
+
+
+class TestCounter:
+    """Feed output bytes as they arrive; ``result()`` gives the counts or None."""
+
+    __test__ = False  # not a pytest test class, despite the name
+
+    def __init__(self) -> None:
+        self._partial = b""
+        self._last: Optional[Counts] = None
+        self._unittest_ran: Optional[int] = None
+        self._mocha: dict[str, int] = {}
+        self._cargo = [0, 0, 0]
+        self._cargo_seen = False
+        self._go = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+
+    def feed(self, data: bytes) -> None:
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()
+        if len(self._partial) > _MAX_LINE:
+            self._partial = self._partial[:_MAX_LINE]
+        for raw in lines:
+            self._line(raw[:_MAX_LINE])
+
+    def close(self) -> None:
+        if self._partial:
+            self._line(self._partial)
+            self._partial = b""
+
+    def _line(self, raw: bytes) -> None:
+        line = strip_ansi(raw.decode("utf-8", "replace")).rstrip("\r")
+        if "\r" in line:  # progress redraws: the visible text is after the last one
+            line = line.rsplit("\r", 1)[-1]
+        stripped = line.strip()
+        for fmt in SUMMARY_FORMATS:
+            if fmt.needle in line:
+                m = fmt.pattern.match(stripped if fmt.runner != "vitest" else line)
+                if m:
+                    self._last = fmt.counts(m)
+                    return
+        m = _UNITTEST_RAN.match(stripped)
+        if m:
+            self._unittest_ran = int(m.group(1))
+            return
+        if self._unittest_ran is not None:
+            m = _UNITTEST_END.match(stripped)
+            if m:
+                self._last = self._unittest(m.group(1), m.group(2) or "")
+                self._unittest_ran = None
+                return
+        m = _MOCHA.match(line)
+        if m:
+            self._mocha[m.group(2)] = int(m.group(1))
+            self._last = _counts("mocha", self._mocha.get("passing", 0),
+                                 self._mocha.get("failing", 0), self._mocha.get("pending", 0), 0)
+            return
+        if line.startswith("test result: "):
+            m = _CARGO.match(line)
+            if m:
+                self._cargo_seen = True
+                for i in range(3):
+                    self._cargo[i] += int(m.group(i + 1))
+            return
+        if "--- " in line:
+            m = _GO_TEST.match(line)
+            if m:
+                self._go[m.group(1)] += 1
+
+    def _unittest(self, verdict: str, detail: str) -> Counts:
+        ran = self._unittest_ran or 0
+        info = {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", detail)}
+        failed = info.get("failures", 0) + info.get("unexpected_successes", 0)
+        errors = info.get("errors", 0)
+        skipped = info.get("skipped", 0) + info.get("expected_failures", 0)
+        passed = max(ran - failed - errors - skipped, 0)
+        return _counts("unittest", passed, failed, skipped, errors, total=ran)
+
+    def result(self) -> Optional[Counts]:
+        self.close()
+        if self._cargo_seen:
+            passed, failed, ignored = self._cargo
+            return _counts("cargo", passed, failed, ignored, 0)
+        if any(self._go.values()):
+            return _counts("go", self._go["PASS"], self._go["FAIL"], self._go["SKIP"], 0)
+        return self._last
+
+
+def counts_from_text(text: str) -> Optional[Counts]:
+    counter = TestCounter()
+    counter.feed(text.encode())
+    return counter.result()
+
+
+def counts_from_junit(xml_bytes: bytes) -> Counts:
+    """Sum the testsuite elements of a JUnit XML report (pytest, jest-junit, surefire, ...)."""
+    import xml.etree.ElementTree as ET  # noqa: N817,S405  # only --junit needs it
+
+    root = ET.fromstring(xml_bytes)  # noqa: S314  # expat refuses entity expansion attacks
+    suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))
+    # nested suites repeat their children's counts: keep the innermost with test cases
+    leaves = [s for s in suites if s.find("testcase") is not None] or suites
+    total = failed = errors = skipped = 0
+    for suite in leaves:
+        cases = suite.findall("testcase")
+        if cases:
+            total += len(cases)
+            for case in cases:
+                if case.find("failure") is not None:
+                    failed += 1
+                elif case.find("error") is not None:
+                    errors += 1
+                elif case.find("skipped") is not None:
+                    skipped += 1
+        else:
+            total += int(suite.get("tests", "0"))
+            failed += int(suite.get("failures", "0"))
+            errors += int(suite.get("errors", "0"))
+            skipped += int(suite.get("skipped", suite.get("disabled", "0")))
+    passed = max(total - failed - errors - skipped, 0)
+    return _counts("junit", passed, failed, skipped, errors, total=total)

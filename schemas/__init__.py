@@ -1,0 +1,1 @@
+"""JSON Schemas shipped with receipt-hooks, loaded through importlib.resources."""
