@@ -1,0 +1,168 @@
+"""Real git, real bare remotes, real pre-commit: shared set-up for every test module.
+
+The session runs with a git config of its own (no user or system config leaks in), no
+GIT_INDEX_FILE or GIT_DIR left by a surrounding hook, and one PRE_COMMIT_HOME, so pre-commit
+builds the hook environment for this package once.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SOURCE_ROOT = Path(__file__).resolve().parents[1]
+BIN_DIR = str(Path(sys.executable).parent)
+
+_LEAKY_VARS = (
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX", "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
+    "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "PRE_COMMIT", "GITHUB_ACTIONS",
+    "AGENT_CMD", "MAX_STEPS", "REPEAT_LIMIT", "LOG", "LEDGER", "FINGERPRINT_FILE",
+)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    home = tmp_path_factory.mktemp("home")
+    gitconfig = home / "gitconfig"
+    gitconfig.write_text(
+        "[user]\n\tname = Test User\n\temail = test@example.invalid\n"
+        "[init]\n\tdefaultBranch = main\n"
+        "[advice]\n\tdetachedHead = false\n"
+        "[protocol \"file\"]\n\tallow = always\n"
+    )
+    saved = dict(os.environ)
+    for name in _LEAKY_VARS:
+        os.environ.pop(name, None)
+    os.environ.update({
+        "GIT_CONFIG_GLOBAL": str(gitconfig),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "Test User", "GIT_AUTHOR_EMAIL": "test@example.invalid",
+        "GIT_COMMITTER_NAME": "Test User", "GIT_COMMITTER_EMAIL": "test@example.invalid",
+        "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home")),
+        "PATH": BIN_DIR + os.pathsep + os.environ.get("PATH", ""),
+        "NO_COLOR": "1",
+    })
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def both(self) -> str:
+        return self.out + self.err
+
+
+def run(argv: Sequence[str], cwd: Path | str, *, stdin: str | None = None,
+        env: dict[str, str] | None = None, timeout: float = 120) -> Result:
+    proc = subprocess.run(
+        list(argv), cwd=cwd, input=(stdin or "").encode(), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env={**os.environ, **(env or {})}, timeout=timeout, check=False,
+    )
+    return Result(proc.returncode, proc.stdout.decode("utf-8", "replace"),
+                  proc.stderr.decode("utf-8", "replace"))
+
+
+def git(repo: Path, *args: str) -> str:
+    proc = subprocess.run(("git", *args), cwd=repo, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, check=False)
+    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr.decode()}"
+    return proc.stdout.decode("utf-8", "replace").strip()
+
+
+class Repo:
+    """A temporary git repository with a few helpers; ``remote`` is a real bare repository."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        git(path.parent, "init", "-q", "--template=", str(path))
+
+    def git(self, *args: str) -> str:
+        return git(self.path, *args)
+
+    def write(self, name: str, content: str | bytes = "") -> Path:
+        target = self.path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content)
+        return target
+
+    def commit(self, message: str = "change", *files: str, **contents: str) -> str:
+        for name, text in contents.items():
+            self.write(name.replace("__", "/"), text)
+        self.git("add", "-A", *files)
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD")
+
+    def run(self, *argv: str, stdin: str | None = None, env: dict[str, str] | None = None,
+            cwd: Path | None = None, timeout: float = 120) -> Result:
+        return run(argv, cwd or self.path, stdin=stdin, env=env, timeout=timeout)
+
+    def add_remote(self) -> Path:
+        remote = self.path.parent / (self.path.name + "-remote.git")
+        git(self.path.parent, "init", "-q", "--bare", "--template=", str(remote))
+        self.git("remote", "add", "origin", str(remote))
+        return remote
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Repo:
+    r = Repo(tmp_path / "repo")
+    r.write(".gitignore", "artifacts/\n__pycache__/\n")
+    return r
+
+
+PASSING_TEST = "import sys\nprint('=== 3 passed in 0.01s ===')\nsys.exit(0)\n"
+FAILING_TEST = "import sys\nprint('=== 1 failed, 2 passed in 0.01s ===')\nsys.exit(1)\n"
+
+
+@pytest.fixture(scope="session")
+def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """This package's source as a committed git repo: what a user's config points pre-commit at.
+
+    Pointing every test at one path and commit lets pre-commit build the hook's environment
+    once per session, with a plain (non-editable) pip install, as it does for users.
+    """
+    dest = tmp_path_factory.mktemp("hook-repo")
+    listed = subprocess.run(
+        ("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"),
+        cwd=SOURCE_ROOT, stdout=subprocess.PIPE, check=True,
+    ).stdout.split(b"\0")
+    for raw in listed:
+        if not raw:
+            continue
+        name = raw.decode()
+        source = SOURCE_ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    git(dest, "init", "-q", "--template=")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-q", "-m", "snapshot for tests")
+    return str(dest), git(dest, "rev-parse", "HEAD")
+
+
+def precommit_config(hook_repo: tuple[str, str], *hooks: str, args: Sequence[str] = ()) -> str:
+    path, rev = hook_repo
+    lines = [f"repos:\n  - repo: {path}\n    rev: {rev}\n    hooks:"]
+    for hook in hooks:
+        lines.append(f"      - id: {hook}")
+        if args:
+            lines.append(f"        args: [{', '.join(args)}]")
+    return "\n".join(lines) + "\n"
