@@ -1,8 +1,8 @@
 """Hook ``check-receipt`` (and ``receipt check``): refuse a push whose commit has no valid receipt.
 
 Which commits: with ``--git-pre-push`` (a plain git pre-push hook), every ref line git sends on
-stdin; under pre-commit, ``PRE_COMMIT_TO_REF`` (pre-commit gives hooks no stdin); otherwise
-``--rev`` (default HEAD).
+stdin; ``--rev`` when given; under pre-commit, ``PRE_COMMIT_TO_REF`` or else
+``PRE_COMMIT_LOCAL_BRANCH`` (pre-commit gives hooks no stdin); otherwise HEAD.
 """
 
 from __future__ import annotations
@@ -40,6 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the recorded kernel (like `uname -srm`) must match REGEX")
     parser.add_argument("--allow-narrowing", action="store_true",
                         help="accept runs narrowed with -k, --lf, --deselect, -t, -run, ...")
+    parser.add_argument("--require-tests", action="store_true",
+                        help="refuse a receipt whose output had no test counts receipt reads")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text for people (default) or json for machines")
 
@@ -75,6 +77,10 @@ def commits_to_check(args: argparse.Namespace, root: str) -> tuple[list[str], li
         revs = list(args.rev)
     elif os.environ.get("PRE_COMMIT_TO_REF"):
         revs = [os.environ["PRE_COMMIT_TO_REF"]]
+    elif os.environ.get("PRE_COMMIT_LOCAL_BRANCH"):
+        # pre-commit's pre-push on a branch whose whole history is new (its root commit not on
+        # the remote) runs as --all-files with no refs; the local ref still names the commit.
+        revs = [os.environ["PRE_COMMIT_LOCAL_BRANCH"]]
     else:
         revs = ["HEAD"]
     commits: list[str] = []
@@ -101,7 +107,8 @@ def check(args: argparse.Namespace) -> int:
     shown = receipts.repo_relative(paths.root, receipt_path)
     policy = receipts.Policy(max_age_s=args.max_age, require_command=args.require_command,
                              require_platform=args.require_platform,
-                             allow_narrowing=args.allow_narrowing)
+                             allow_narrowing=args.allow_narrowing,
+                             require_tests=args.require_tests)
     loaded: receipts.LoadedReceipt | None = None
     for commit in commits:
         label = git_repo.short(commit)

@@ -104,7 +104,8 @@ class Demo:
         self.write("test_calc.py", TESTS)
         self.write(".gitignore", "artifacts/\n__pycache__/\n")
         self.write(".pre-commit-config.yaml", _config(py))
-        print(f"\n.pre-commit-config.yaml:\n  {_config(py).rstrip().replace(chr(10), chr(10) + '  ')}")
+        shown = _config(py).rstrip().replace("\n", "\n  ")
+        print(f"\n.pre-commit-config.yaml:\n  {shown}")
         self.sh("pre-commit install --hook-type pre-push",
                 [py, "-m", "pre_commit", "install", "--hook-type", "pre-push"])
         self.sh("git add -A && git commit -m 'calc with tests'", ["git", "add", "-A"], quiet=True)

@@ -7,7 +7,6 @@ import errno
 import fcntl
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
 
 
@@ -58,6 +57,7 @@ def read_bounded(path: str, limit: int) -> bytes:
 
 def atomic_write(path: str, data: bytes) -> None:
     """Write DATA to PATH so readers see the old file or the new one, never a part."""
+    import tempfile  # writers only: the read path of a hook stays light
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=directory)

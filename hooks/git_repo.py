@@ -8,12 +8,9 @@ milliseconds where importing a git library costs more than the whole hook should
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterable
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
@@ -42,8 +39,7 @@ def git(
         cwd=cwd,
         env=env,
         input=stdin,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         check=False,
     )
     if proc.returncode != 0:
@@ -59,11 +55,15 @@ def git_text(*args: str, cwd: str | None = None, env: Mapping[str, str] | None =
     return git(*args, cwd=cwd, env=env).decode("utf-8", "surrogateescape").strip()
 
 
-@dataclass(frozen=True)
 class RepoPaths:
-    root: str
-    git_dir: str
-    common_dir: str
+    """The work tree root, this worktree's git dir and the git dir worktrees share."""
+
+    __slots__ = ("common_dir", "git_dir", "root")
+
+    def __init__(self, root: str, git_dir: str, common_dir: str) -> None:
+        self.root = root
+        self.git_dir = git_dir
+        self.common_dir = common_dir
 
 
 def repo_paths(cwd: str | None = None) -> RepoPaths:
@@ -103,6 +103,16 @@ def current_branch(cwd: str | None = None) -> str | None:
         return None
 
 
+def _temp_index_path() -> str:
+    """A path for a throwaway index: git will create it (it refuses an empty file)."""
+    import tempfile  # only the snapshot paths need it
+
+    fd, path = tempfile.mkstemp(prefix="receipt-index-")
+    os.close(fd)
+    os.unlink(path)
+    return path
+
+
 def _env_with_index(index_file: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCATION_VARS}
     env["GIT_INDEX_FILE"] = index_file
@@ -122,14 +132,13 @@ def snapshot_tree(root: str, leave_out: Iterable[str] = ()) -> str:
     files whose stat data is unchanged are not hashed again. ``leave_out`` are repo-relative
     paths (the receipt and its log) kept out of the tree whether tracked or not.
     """
-    fd, temp_index = tempfile.mkstemp(prefix="receipt-index-")
-    os.close(fd)
+    import shutil
+
+    temp_index = _temp_index_path()
     try:
         real_index = _real_index_path(root)
         if os.path.exists(real_index):
             shutil.copyfile(real_index, temp_index)
-        else:
-            os.unlink(temp_index)  # git refuses an empty file as an index
         env = _env_with_index(temp_index)
         git("add", "--all", "--ignore-errors", "--", ":/", cwd=root, env=env)
         paths = [p for p in leave_out if p]
@@ -144,9 +153,7 @@ def snapshot_tree(root: str, leave_out: Iterable[str] = ()) -> str:
 
 def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None) -> str:
     """Tree id of COMMIT with PATHS removed: compares fairly when a receipt was committed."""
-    fd, temp_index = tempfile.mkstemp(prefix="receipt-index-")
-    os.close(fd)
-    os.unlink(temp_index)
+    temp_index = _temp_index_path()
     try:
         env = _env_with_index(temp_index)
         git("read-tree", commit, cwd=cwd, env=env)

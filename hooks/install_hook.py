@@ -21,10 +21,10 @@ MARKER = "# installed by receipt-hooks (receipt install-hook)"
 
 def hook_script(extra_args: Sequence[str]) -> str:
     # The absolute interpreter keeps the hook working when the venv is not on PATH.
-    args = " ".join(shlex.quote(a) for a in extra_args)
+    # git passes the remote's name and URL as arguments; the refs come on stdin.
+    args = "".join(" " + shlex.quote(a) for a in extra_args)
     return (f"#!/bin/sh\n{MARKER}\n"
-            f"exec {shlex.quote(sys.executable)} -m hooks.check_receipt --git-pre-push "
-            f"{args + ' ' if args else ''}\"$@\"\n")
+            f"exec {shlex.quote(sys.executable)} -m hooks.check_receipt --git-pre-push{args}\n")
 
 
 def install(*, force: bool, extra_args: Sequence[str]) -> int:
@@ -43,6 +43,7 @@ def install(*, force: bool, extra_args: Sequence[str]) -> int:
                  f"pass --force to replace it, or call 'check-receipt --git-pre-push' from it")
             return 1
     atomic_write(path, hook_script(extra_args).encode())
-    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    mode = os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
+    os.chmod(path, mode)  # a git hook must be executable
     print(f"receipt install-hook: installed {os.path.relpath(path, root)}")
     return 0

@@ -8,28 +8,44 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Sequence
-from dataclasses import asdict
-from dataclasses import dataclass
-from collections.abc import Callable
-from typing import NoReturn
-from typing import TextIO
+
+TYPE_CHECKING = False  # typing costs a hook ~10 ms to import: only the type checker needs it
+if TYPE_CHECKING:
+    from typing import NoReturn
+    from typing import TextIO
 
 USAGE_ERROR = 1
 
 
-@dataclass(frozen=True)
 class Finding:
-    """One problem: what, where, and the command that fixes it, all in ``message``."""
+    """One problem: what, where, and the command that fixes it, all in ``message``.
 
-    message: str
-    code: int = 1  # the exit code this finding alone would give
-    kind: str = "error"  # a stable name for machines: missing, stale, SKP001, ...
-    path: str | None = None
-    line: int | None = None
-    col: int | None = None
-    commit: str | None = None
+    ``code`` is the exit code this finding alone would give; ``kind`` a stable name for
+    machines (missing, stale, SKP001, ...). A plain class: dataclasses cost an import of inspect.
+    """
+
+    __slots__ = ("code", "col", "commit", "kind", "line", "message", "path")
+
+    def __init__(self, message: str, code: int = 1, kind: str = "error", *,
+                 path: str | None = None, line: int | None = None, col: int | None = None,
+                 commit: str | None = None) -> None:
+        self.message = message
+        self.code = code
+        self.kind = kind
+        self.path = path
+        self.line = line
+        self.col = col
+        self.commit = commit
+
+    def as_dict(self) -> dict[str, object]:
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        return {k: v for k, v in fields.items() if v is not None}
+
+    def __repr__(self) -> str:
+        return f"Finding({self.as_dict()!r})"
 
 
 def first_exit_code(codes: Iterable[int], order: Sequence[int]) -> int:
@@ -58,7 +74,7 @@ def print_findings(
         doc: dict[str, object] = {
             "ok": exit_code == 0,
             "exit_code": exit_code,
-            "findings": [{k: v for k, v in asdict(f).items() if v is not None} for f in findings],
+            "findings": [f.as_dict() for f in findings],
         }
         doc.update(extra or {})
         out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
@@ -97,7 +113,7 @@ def guarded(prog: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
                 return 130
             except BrokenPipeError:
                 return 1
-            except Exception as e:  # noqa: BLE001  # the promise is one line, not a traceback
+            except Exception as e:  # the promise is one line, not a traceback
                 warn(f"{prog}: internal error: {type(e).__name__}: {e} "
                      f"(a bug in receipt-hooks; please report it with this line)")
                 return 1

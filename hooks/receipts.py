@@ -14,15 +14,16 @@ import os
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
-from dataclasses import field
-from typing import Any
 
 from hooks import git_repo
 from hooks import schemas
 from hooks.fileio import UnreadableFile
 from hooks.fileio import read_bounded
 from hooks.output import Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_ID = "receipt-hooks/receipt/v1"
 DEFAULT_RECEIPT = "artifacts/test-receipt.json"
@@ -55,8 +56,8 @@ def utc_now() -> str:
 
 def parse_utc(text: str) -> dt.datetime | None:
     try:
-        return dt.datetime.strptime(text.split(".")[0].rstrip("Z") + "Z", _UTC_FORMAT).replace(
-            tzinfo=dt.timezone.utc)
+        seconds = text.split(".", maxsplit=1)[0].rstrip("Z") + "Z"
+        return dt.datetime.strptime(seconds, _UTC_FORMAT).replace(tzinfo=dt.timezone.utc)
     except (ValueError, AttributeError):
         return None
 
@@ -87,10 +88,15 @@ def rerun_hint(receipt: dict[str, Any] | None) -> str:
     return "receipt run -- <your test command>"
 
 
-@dataclass
 class LoadedReceipt:
-    data: dict[str, Any] | None = None
-    findings: list[Finding] = field(default_factory=list)
+    """The parsed receipt (None when unreadable) and what is wrong with it as a document."""
+
+    __slots__ = ("data", "findings")
+
+    def __init__(self, data: dict[str, Any] | None = None,
+                 findings: list[Finding] | None = None) -> None:
+        self.data = data
+        self.findings = findings or []
 
 
 def load(path: str, shown_path: str, memo: str | None) -> LoadedReceipt:
@@ -130,12 +136,21 @@ def load(path: str, shown_path: str, memo: str | None) -> LoadedReceipt:
     return LoadedReceipt(data=data)
 
 
-@dataclass(frozen=True)
 class Policy:
-    max_age_s: float | None = None
-    require_command: re.Pattern[str] | None = None
-    require_platform: re.Pattern[str] | None = None
-    allow_narrowing: bool = False
+    """What a receipt must also satisfy, beyond matching the tree and passing."""
+
+    __slots__ = ("allow_narrowing", "max_age_s", "require_command", "require_platform",
+                 "require_tests")
+
+    def __init__(self, *, max_age_s: float | None = None,
+                 require_command: re.Pattern[str] | None = None,
+                 require_platform: re.Pattern[str] | None = None,
+                 allow_narrowing: bool = False, require_tests: bool = False) -> None:
+        self.max_age_s = max_age_s
+        self.require_command = require_command
+        self.require_platform = require_platform
+        self.allow_narrowing = allow_narrowing
+        self.require_tests = require_tests
 
 
 def _runners_invoked(words: Sequence[str]) -> set[str]:
@@ -144,9 +159,8 @@ def _runners_invoked(words: Sequence[str]) -> set[str]:
     for i, name in enumerate(names):
         if name in ("pytest", "py.test"):
             invoked.add("pytest")
-        elif name in ("jest", "vitest", "mocha"):
-            invoked.add(name)
-        elif name in ("go", "cargo") and names[i + 1:i + 2] == ["test"]:
+        elif name in ("jest", "vitest", "mocha") or (
+                name in ("go", "cargo") and names[i + 1:i + 2] == ["test"]):
             invoked.add(name)
     return invoked
 
@@ -213,6 +227,11 @@ def evaluate(
         add(FAILED, "failed",
             f"the recorded run failed (exit_code {exit_code} from '{data.get('command')}', "
             f"{shown_path}): fix the failures, then run '{hint}'")
+    if tests is None and policy.require_tests:
+        add(FAILED, "not-counted",
+            f"no test counts were recognised in the output of '{data.get('command')}' "
+            f"({shown_path}) and --require-tests is set: use a runner whose summary receipt "
+            f"reads, or 'receipt run --junit FILE -- ...'")
     if isinstance(tests, dict):
         bad_tests = int(tests.get("failed", 0)) + int(tests.get("errors", 0))
         if bad_tests:

@@ -11,8 +11,10 @@ import functools
 import hashlib
 import json
 import os
-from importlib import resources
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 RECEIPT = "receipt.schema.json"
 LEDGER_ENTRY = "ledger-entry.schema.json"
@@ -20,12 +22,33 @@ LEDGER_ENTRY = "ledger-entry.schema.json"
 _MAX_ERRORS = 20
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def schema_bytes(name: str) -> bytes:
+    """The schema file as shipped in the installed package (never this checkout's copy)."""
+    from importlib import resources  # ~30 ms: only paths that really validate pay it
+
     return resources.files("hooks.schema_files").joinpath(name).read_bytes()
 
 
-@functools.lru_cache(maxsize=None)
+def _schema_identity(name: str) -> bytes:
+    """Stands for the schema's bytes in the memo key without loading importlib.resources.
+
+    The installed file's path, size and mtime change whenever its content can; when the
+    package is not on a plain file system (a zip), fall back to the bytes themselves.
+    """
+    import hooks.schema_files as package
+
+    location = getattr(package, "__file__", None)
+    if location:
+        try:
+            info = os.stat(os.path.join(os.path.dirname(location), name))
+            return f"{location}:{name}:{info.st_size}:{info.st_mtime_ns}".encode()
+        except OSError:
+            pass
+    return schema_bytes(name)
+
+
+@functools.cache
 def _validator(name: str) -> Any:
     import jsonschema  # only the paths that validate pay for this import
 
@@ -77,4 +100,5 @@ def remember_valid(memo_dir: str, digest: str) -> None:
 
 
 def digest_for(name: str, raw: bytes) -> str:
-    return hashlib.sha256(schema_bytes(name) + b"\0" + raw).hexdigest()
+    """Memo key: this schema (as installed) and these exact document bytes."""
+    return hashlib.sha256(_schema_identity(name) + b"\0" + raw).hexdigest()

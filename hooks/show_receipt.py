@@ -47,5 +47,6 @@ def show(receipt_arg: str | None) -> int:
         print()
     args = argparse.Namespace(git_pre_push=False, rev=["HEAD"], receipt=receipt_arg,
                               max_age=None, require_command=None, require_platform=None,
-                              allow_narrowing=False, format="text")
+                              allow_narrowing=False, require_tests=False,
+                              format="text")
     return check_receipt.check(args)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Optional
 
 from hooks.textnorm import strip_ansi
 
@@ -43,7 +42,8 @@ def _counts(runner: str, passed: int, failed: int, skipped: int, errors: int,
 def _pytest(m: re.Match[str]) -> Counts:
     w = _words(m.group("body"))
     return _counts("pytest", w.get("passed", 0) + w.get("xpassed", 0), w.get("failed", 0),
-                   w.get("skipped", 0) + w.get("xfailed", 0), w.get("error", 0) + w.get("errors", 0))
+                   w.get("skipped", 0) + w.get("xfailed", 0),
+                   w.get("error", 0) + w.get("errors", 0))
 
 
 def _jest(m: re.Match[str]) -> Counts:
@@ -113,8 +113,8 @@ class TestCounter:
 
     def __init__(self) -> None:
         self._partial = b""
-        self._last: Optional[Counts] = None
-        self._unittest_ran: Optional[int] = None
+        self._last: Counts | None = None
+        self._unittest_ran: int | None = None
         self._mocha: dict[str, int] = {}
         self._cargo = [0, 0, 0]
         self._cargo_seen = False
@@ -181,7 +181,7 @@ class TestCounter:
         passed = max(ran - failed - errors - skipped, 0)
         return _counts("unittest", passed, failed, skipped, errors, total=ran)
 
-    def result(self) -> Optional[Counts]:
+    def result(self) -> Counts | None:
         self.close()
         if self._cargo_seen:
             passed, failed, ignored = self._cargo
@@ -191,7 +191,7 @@ class TestCounter:
         return self._last
 
 
-def counts_from_text(text: str) -> Optional[Counts]:
+def counts_from_text(text: str) -> Counts | None:
     counter = TestCounter()
     counter.feed(text.encode())
     return counter.result()
@@ -199,7 +199,7 @@ def counts_from_text(text: str) -> Optional[Counts]:
 
 def counts_from_junit(xml_bytes: bytes) -> Counts:
     """Sum the testsuite elements of a JUnit XML report (pytest, jest-junit, surefire, ...)."""
-    import xml.etree.ElementTree as ET  # noqa: N817,S405  # only --junit needs it
+    import xml.etree.ElementTree as ET  # only --junit needs it
 
     root = ET.fromstring(xml_bytes)  # noqa: S314  # expat refuses entity expansion attacks
     suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))

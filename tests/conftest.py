@@ -70,16 +70,16 @@ class Result:
 def run(argv: Sequence[str], cwd: Path | str, *, stdin: str | None = None,
         env: dict[str, str] | None = None, timeout: float = 120) -> Result:
     proc = subprocess.run(
-        list(argv), cwd=cwd, input=(stdin or "").encode(), stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, env={**os.environ, **(env or {})}, timeout=timeout, check=False,
+        list(argv), cwd=cwd, input=(stdin or "").encode(), capture_output=True,
+        env={**os.environ, **(env or {})}, timeout=timeout, check=False,
     )
     return Result(proc.returncode, proc.stdout.decode("utf-8", "replace"),
                   proc.stderr.decode("utf-8", "replace"))
 
 
 def git(repo: Path, *args: str) -> str:
-    proc = subprocess.run(("git", *args), cwd=repo, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, check=False)
+    proc = subprocess.run(("git", *args), cwd=repo, capture_output=True,
+                          check=False)
     assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr.decode()}"
     return proc.stdout.decode("utf-8", "replace").strip()
 

@@ -1,0 +1,97 @@
+"""Whole-process timings of receipt-hooks against its peers, side by side in one run.
+
+    python bench/bench.py [--runs N]
+
+Each row runs two commands alternately N times in the same throwaway repository and prints
+their medians and the ratio. Run it with the venv that has receipt-hooks and pre-commit-hooks
+installed (the one .ci/run makes); the console scripts are found next to its python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from collections.abc import Sequence
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+ENV = {
+    **{k: v for k, v in os.environ.items() if not k.startswith(("GIT_", "PRE_COMMIT"))},
+    "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+    "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+    "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+}
+
+
+def sh(argv: Sequence[str], cwd: Path, stdin: bytes | None = None) -> int:
+    return subprocess.run(list(argv), cwd=cwd, env=ENV, input=stdin, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL, check=False).returncode
+
+
+def timed(argv: Sequence[str], cwd: Path) -> float:
+    t0 = time.perf_counter()
+    sh(argv, cwd)
+    return time.perf_counter() - t0
+
+
+def compare(title: str, ours: Sequence[str], peer: Sequence[str], cwd: Path, runs: int,
+            target: str, before_each: Callable[[], None] | None = None) -> None:
+    mine: list[float] = []
+    theirs: list[float] = []
+    for _ in range(runs):
+        if before_each:
+            before_each()
+        mine.append(timed(ours, cwd))
+        theirs.append(timed(peer, cwd))
+    a, b = statistics.median(mine), statistics.median(theirs)
+    print(f"{title:<58} {a * 1000:8.1f} ms {b * 1000:8.1f} ms {a / b:7.2f}x   {target}")
+
+
+def new_repo(root: Path, name: str) -> Path:
+    repo = root / name
+    sh(["git", "init", "-q", "-b", "main", str(repo)], root)
+    (repo / ".gitignore").write_text("artifacts/\n")
+    return repo
+
+
+def bench_receipts(root: Path, runs: int) -> None:
+    repo = new_repo(root, "receipts")
+    for i in range(200):
+        (repo / f"src{i % 10}").mkdir(exist_ok=True)
+        (repo / f"src{i % 10}" / f"m{i}.py").write_text(f"x = {i}\n" * 20)
+    sh(["git", "add", "-A"], repo)
+    sh(["git", "commit", "-qm", "init"], repo)
+    sh([str(BIN / "receipt"), "run", "--", "true"], repo)
+    memo = repo / ".git" / "receipt-hooks" / "valid"
+    checker = [sys.executable, str(HERE / "minimal_checker.py")]
+    compare("check-receipt (validated before) vs minimal checker", [str(BIN / "check-receipt")],
+            checker, repo, runs, "target <= 3x")
+    compare("check-receipt (first check: imports jsonschema) vs minimal",
+            [str(BIN / "check-receipt")], checker, repo, runs, "(once per new receipt)",
+            before_each=lambda: shutil.rmtree(memo, ignore_errors=True))
+    compare("receipt run -- true vs true", [str(BIN / "receipt"), "run", "--", "true"],
+            ["true"], repo, runs, "(two tree snapshots + schema)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args(argv)
+    print(f"{'median of ' + str(args.runs) + ' whole-process runs':<58} {'ours':>11} "
+          f"{'peer':>11} {'ratio':>8}")
+    with tempfile.TemporaryDirectory(prefix="receipt-bench-") as tmp:
+        bench_receipts(Path(tmp), args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
