@@ -62,6 +62,12 @@ def _install_hook(args: argparse.Namespace) -> int:
     return install_hook.install(force=args.force, extra_args=args.hook_args)
 
 
+def _ledger(args: argparse.Namespace) -> int:
+    from hooks import ledger_command
+
+    return ledger_command.run(args)
+
+
 def _demo(args: argparse.Namespace) -> int:
     from hooks import demo
 
@@ -88,6 +94,11 @@ def build_parser() -> ArgumentParser:
     install.add_argument("hook_args", nargs="*", metavar="CHECK_ARG",
                          help="extra check-receipt arguments, after --")
     install.set_defaults(func=_install_hook)
+    ledger = sub.add_parser("ledger", help="the assumption ledger: add, resolve, list, check")
+    from hooks import ledger_command
+
+    ledger_command.add_arguments(ledger)
+    ledger.set_defaults(func=_ledger)
     demo = sub.add_parser("demo", help="show the whole flow in a throwaway repo, for real")
     demo.add_argument("--keep", action="store_true", help="keep the throwaway repo and print it")
     demo.set_defaults(func=_demo)

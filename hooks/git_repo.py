@@ -179,3 +179,34 @@ def is_ignored(path: str, cwd: str | None = None) -> bool:
 
 def short(object_id: str | None) -> str:
     return object_id[:7] if object_id else "(none)"
+
+
+def changed_paths(base: str | None, target: str | None) -> list[str]:
+    """Paths a change touches, repo-relative: staged (no refs) or the range BASE...TARGET.
+
+    Renames are listed as their old and new path; ``-z`` keeps odd names intact.
+    """
+    spec = ["--cached"] if base is None or target is None else [f"{base}...{target}"]
+    out = git("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", *spec, "--")
+    return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+
+
+def merge_base(a: str, b: str) -> str | None:
+    try:
+        return git_text("merge-base", a, b) or None
+    except GitError:
+        return None
+
+
+def blob(spec: str) -> bytes | None:
+    """Content of a blob spec (``:path`` for the index, ``REV:path``); None if absent."""
+    proc = subprocess.run(("git", "cat-file", "blob", spec), stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, check=False)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def toplevel_if_not_here() -> str | None:
+    """None when the current directory is the work tree root (as under pre-commit), else it."""
+    if os.path.exists(".git"):
+        return None
+    return repo_paths().root

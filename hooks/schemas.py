@@ -67,13 +67,39 @@ def pointer(path: Any) -> str:
     return "/" + "/".join(parts) if parts else "(document)"
 
 
+def _message(error: Any) -> str:
+    """jsonschema's message, except a failed pattern says what was expected, not the regex."""
+    if error.validator == "pattern" and isinstance(error.schema, dict) \
+            and error.schema.get("description"):
+        return _clip(f"{error.instance!r}: expected {error.schema['description'].rstrip('.')}",
+                     limit=200)
+    return _clip(error.message)
+
+
 def validate(name: str, instance: object) -> list[str]:
     """Schema errors as ``<json pointer>: <message>`` lines, sorted; empty when valid."""
     try:
         errors = sorted(_validator(name).iter_errors(instance), key=lambda e: list(e.path))
     except RecursionError:
         return ["(document): nested too deeply to validate"]
-    return [f"{pointer(e.absolute_path)}: {_clip(e.message)}" for e in errors[:_MAX_ERRORS]]
+    return [f"{pointer(e.absolute_path)}: {_message(e)}" for e in errors[:_MAX_ERRORS]]
+
+
+def validate_branch(name: str, instance: object, keyword: str, index: int) -> list[str]:
+    """Like ``validate``, but errors of a failed KEYWORD (oneOf/anyOf) come from branch INDEX.
+
+    "is not valid under any of the given schemas" helps nobody; the branch the document meant
+    to be says which field is wrong.
+    """
+    messages: list[str] = []
+    for error in sorted(_validator(name).iter_errors(instance), key=lambda e: list(e.path)):
+        if error.validator == keyword:
+            messages += [f"{pointer(sub.absolute_path)}: {_message(sub)}"
+                         for sub in error.context or ()
+                         if sub.relative_schema_path and sub.relative_schema_path[0] == index]
+        else:
+            messages.append(f"{pointer(error.absolute_path)}: {_message(error)}")
+    return messages[:_MAX_ERRORS]
 
 
 def validate_remembered(name: str, raw: bytes, instance: object, memo_dir: str | None) -> list[str]:

@@ -1,0 +1,121 @@
+"""``receipt ledger add|resolve|list|check``: write and read the assumption ledger."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from hooks import git_repo
+from hooks import ledger
+from hooks.output import warn
+from hooks.receipts import utc_now
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="ledger_command", metavar="COMMAND", required=True,
+                                parser_class=type(parser))
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--ledger", metavar="PATH",
+                        help=f"the ledger (default: {ledger.DEFAULT_LEDGER} at the repository "
+                             f"root)")
+    add = sub.add_parser("add", parents=[common], help="append a hypothesis; prints its id")
+    add.add_argument("hypothesis", help="what you believe is wrong, in one sentence")
+    add.add_argument("--test", action="append", required=True, metavar="CMD",
+                     help="a command that would prove or refute it (repeatable)")
+    add.add_argument("--author", help="who is writing it (a person or an agent)")
+    add.set_defaults(ledger_func=_add)
+    resolve = sub.add_parser("resolve", parents=[common],
+                             help="append the outcome of testing a hypothesis")
+    resolve.add_argument("id", help="the hypothesis id (h-xxxxxxxx, or line-N)")
+    resolve.add_argument("--status", choices=("proven", "refuted"), required=True)
+    resolve.add_argument("--evidence", required=True, metavar="TEXT",
+                         help="what showed it: a command and its result, a receipt, a link")
+    resolve.set_defaults(ledger_func=_resolve)
+    listing = sub.add_parser("list", parents=[common],
+                             help="hypotheses with their latest status")
+    listing.add_argument("--open", action="store_true", help="only those still unproven")
+    listing.set_defaults(ledger_func=_list)
+    check = sub.add_parser("check", parents=[common], help="validate the whole ledger")
+    check.set_defaults(ledger_func=_check)
+
+
+def ledger_path(given: str | None) -> tuple[str, str]:
+    """(path to open, path to show): the default sits at the repo root, or here outside one."""
+    if given:
+        return given, given
+    try:
+        root = git_repo.repo_paths().root
+    except git_repo.GitError:
+        root = os.getcwd()
+    path = os.path.join(root, ledger.DEFAULT_LEDGER)
+    return path, os.path.relpath(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    path, shown = ledger_path(args.ledger)
+    try:
+        code: int = args.ledger_func(args, path, shown)
+    except ledger.LedgerError as e:
+        warn(f"receipt ledger: {e}")
+        return 1
+    return code
+
+
+def _append_valid(entry: dict[str, object], path: str, shown: str) -> int:
+    problems = ledger.validation_errors(entry)
+    if problems:
+        warn(f"receipt ledger: not written to {shown}: {problems[0]}")
+        return 1
+    ledger.append(path, [entry])
+    return 0
+
+
+def _add(args: argparse.Namespace, path: str, shown: str) -> int:
+    entry: dict[str, object] = {"ts": utc_now(), "id": ledger.new_id(),
+                                "hypothesis": args.hypothesis, "tests": args.test,
+                                "status": "unproven"}
+    if args.author:
+        entry["author"] = args.author
+    code = _append_valid(entry, path, shown)
+    if code == 0:
+        print(entry["id"])
+    return code
+
+
+def _resolve(args: argparse.Namespace, path: str, shown: str) -> int:
+    lines = ledger.parse_all(ledger.read_bytes(path))
+    known = {hid: status for hid, _, status in ledger.hypotheses_with_status(lines)}
+    if args.id not in known:
+        warn(f"receipt ledger: no hypothesis {args.id} in {shown}: "
+             f"'receipt ledger list' shows the ids")
+        return 1
+    entry = {"ts": utc_now(), "resolves": args.id, "status": args.status,
+             "evidence": args.evidence}
+    code = _append_valid(entry, path, shown)
+    if code == 0:
+        print(f"{args.id}: {known[args.id]} -> {args.status}")
+    return code
+
+
+def _list(args: argparse.Namespace, path: str, shown: str) -> int:
+    lines = ledger.parse_all(ledger.read_bytes(path))
+    ledger.validate_lines(lines)  # an invalid line is no hypothesis to list
+    for hid, entry, status in ledger.hypotheses_with_status(lines):
+        if args.open and status != "unproven":
+            continue
+        print(f"{hid:<12} {status:<9} {entry.get('ts', ''):<20} {entry.get('hypothesis', '')}")
+    return 0
+
+
+def _check(_args: argparse.Namespace, path: str, shown: str) -> int:
+    if not os.path.lexists(path):
+        print(f"{shown}: no ledger yet; 'receipt ledger add' creates it")
+        return 0
+    problems = ledger.check_file(path, shown)
+    for problem in problems:
+        print(problem)
+    if problems:
+        return 1
+    count = len(ledger.split_lines(ledger.read_bytes(path)))
+    print(f"{shown}: {count} lines, all valid")
+    return 0
