@@ -82,6 +82,38 @@ def bench_receipts(root: Path, runs: int) -> None:
             ["true"], repo, runs, "(two tree snapshots + schema)")
 
 
+def staged_commit(root: Path, name: str, files: int, lines_per_file: int) -> Path:
+    """A repository with FILES new files of LINES_PER_FILE lines staged, none under src/."""
+    repo = new_repo(root, name)
+    (repo / "README").write_text("bench\n")
+    sh(["git", "add", "-A"], repo)
+    sh(["git", "commit", "-qm", "init"], repo)
+    for i in range(files):
+        body = "".join(f"def test_case_{i}_{n}():\n    assert compute({n}) == {n}\n"
+                       for n in range(lines_per_file // 2))
+        (repo / "tests").mkdir(exist_ok=True)
+        (repo / "tests" / f"test_mod{i}.py").write_text(body)
+    sh(["git", "add", "-A"], repo)
+    return repo
+
+
+def staged_files(repo: Path) -> list[str]:
+    out = subprocess.run(["git", "diff", "--cached", "--name-only"], cwd=repo, env=ENV,
+                         capture_output=True, text=True, check=True).stdout
+    return out.split()
+
+
+def bench_commit_stage(root: Path, runs: int) -> None:
+    repo = staged_commit(root, "typical", files=20, lines_per_file=25)
+    files = staged_files(repo)
+    large = [str(BIN / "check-added-large-files"), *files]
+    compare("require-ledger-hypothesis (no src/, no ledger) vs large-files",
+            [str(BIN / "require-ledger-hypothesis")], large, repo, runs, "target <= 1.0x")
+    compare("require-ledger-hypothesis vs git diff --cached (floor)",
+            [str(BIN / "require-ledger-hypothesis")], ["git", "diff", "--cached"], repo, runs,
+            "(python start-up is most of it)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -90,6 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{'peer':>11} {'ratio':>8}")
     with tempfile.TemporaryDirectory(prefix="receipt-bench-") as tmp:
         bench_receipts(Path(tmp), args.runs)
+        bench_commit_stage(Path(tmp), args.runs)
     return 0
 
 

@@ -7,7 +7,9 @@ line, and nothing already in the file is rewritten.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import secrets
@@ -18,9 +20,10 @@ from hooks import schemas
 DEFAULT_LEDGER = "assumption-ledger.jsonl"
 MAX_LEDGER_BYTES = 256 << 20
 
-# Which of the schema's three kinds a line means to be, by the key only that kind has.
+# Which of the schema's three kinds a line means to be, by the key only that kind has, and
+# the $defs entry that describes it.
 KIND_KEYS = (("hypothesis", "hypothesis"), ("resolves", "resolution"), ("event", "fuse event"))
-KIND_INDEX = {"hypothesis": 0, "resolution": 1, "fuse event": 2}
+KIND_DEFS = {"hypothesis": "hypothesis", "resolution": "resolution", "fuse event": "fuse_event"}
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -102,16 +105,13 @@ def parse(number: int, raw: bytes, *, last_without_newline: bool = False) -> Lin
 
 
 def validation_errors(entry: dict[str, Any]) -> list[str]:
-    """Schema errors for one entry, from the branch of oneOf the entry means to be."""
-    errors = schemas.validate(schemas.LEDGER_ENTRY, entry)
-    if not errors:
-        return []
+    """Schema errors for one entry, against the kind of line it means to be."""
     kind = kind_of(entry)
     if kind is None:
         return ["is none of hypothesis (needs \"hypothesis\"), resolution (needs \"resolves\") "
                 "or fuse event (needs \"event\")"]
-    return [f"{kind}: {e}" for e in schemas.validate_branch(
-        schemas.LEDGER_ENTRY, entry, "oneOf", KIND_INDEX[kind])]
+    return [f"{kind}: {e}" for e in schemas.validate_def(schemas.LEDGER_ENTRY, KIND_DEFS[kind],
+                                                         entry)]
 
 
 def validate_lines(lines: Iterable[Line]) -> None:
@@ -150,11 +150,50 @@ def parse_all(data: bytes, first_number: int = 1) -> list[Line]:
             for i, raw in enumerate(raws)]
 
 
-def check_file(path: str, shown: str) -> list[str]:
-    """Every problem in the ledger at PATH, one line each, naming the line number."""
-    lines = parse_all(read_bytes(path))
+def check_file(path: str, shown: str, memo_dir: str | None = None) -> list[str]:
+    """Every problem in the ledger at PATH, one line each, naming the line number.
+
+    With MEMO_DIR, a prefix of the file already found valid (same bytes, same schema) is not
+    validated again: the ledger is append-only, so a later check only pays for new lines.
+    """
+    data = read_bytes(path)
+    memo = _prefix_memo_path(path, memo_dir) if memo_dir else None
+    start = _valid_prefix_length(data, memo) if memo else 0
+    lines = parse_all(data[start:], first_number=data.count(b"\n", 0, start) + 1)
     validate_lines(lines)
-    return [f"{shown}:{line.number}: {problem}" for line in lines for problem in line.problems]
+    problems = [f"{shown}:{line.number}: {p}" for line in lines for p in line.problems]
+    if memo and not problems and data.endswith(b"\n"):
+        _remember_valid_prefix(data, memo)
+    return problems
+
+
+def _prefix_memo_path(path: str, memo_dir: str) -> str:
+    key = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()
+    return os.path.join(memo_dir, f"ledger-{key[:16]}.json")
+
+
+def _memo_stamp(prefix: bytes) -> dict[str, object]:
+    return {"size": len(prefix), "sha256": hashlib.sha256(prefix).hexdigest(),
+            "schema": schemas.schema_identity(schemas.LEDGER_ENTRY).decode("utf-8", "replace")}
+
+
+def _valid_prefix_length(data: bytes, memo: str) -> int:
+    try:
+        with open(memo, encoding="utf-8") as f:
+            stamp = json.load(f)
+        size = int(stamp["size"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+    if size <= len(data) and _memo_stamp(data[:size]) == stamp:
+        return size
+    return 0
+
+
+def _remember_valid_prefix(data: bytes, memo: str) -> None:
+    from hooks.fileio import atomic_write
+
+    with contextlib.suppress(OSError):  # read-only git dir: the next check validates it all
+        atomic_write(memo, json.dumps(_memo_stamp(data)).encode())
 
 
 def _open_for_append(path: str) -> int:

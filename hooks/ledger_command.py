@@ -51,6 +51,14 @@ def ledger_path(given: str | None) -> tuple[str, str]:
     return path, os.path.relpath(path)
 
 
+def memo_dir() -> str | None:
+    """Where validations are remembered: inside the git dir, never in the work tree."""
+    try:
+        return os.path.join(git_repo.repo_paths().common_dir, "receipt-hooks")
+    except git_repo.GitError:
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
     path, shown = ledger_path(args.ledger)
     try:
@@ -111,7 +119,7 @@ def _check(_args: argparse.Namespace, path: str, shown: str) -> int:
     if not os.path.lexists(path):
         print(f"{shown}: no ledger yet; 'receipt ledger add' creates it")
         return 0
-    problems = ledger.check_file(path, shown)
+    problems = ledger.check_file(path, shown, memo_dir())
     for problem in problems:
         print(problem)
     if problems:

@@ -5,7 +5,6 @@ uses, since argparse's own usage exit code (2) means "receipt missing" here."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -71,6 +70,8 @@ def print_findings(
 ) -> None:
     out = stream if stream is not None else sys.stdout
     if fmt == "json":
+        import json
+
         doc: dict[str, object] = {
             "ok": exit_code == 0,
             "exit_code": exit_code,

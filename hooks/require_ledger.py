@@ -84,9 +84,10 @@ def _line_of(message: str) -> int | None:
 
 def check_whole_ledger(ledger: str) -> list[Finding]:
     from hooks import ledger as ledger_mod
+    from hooks import ledger_command
 
     try:
-        problems = ledger_mod.check_file(ledger, ledger)
+        problems = ledger_mod.check_file(ledger, ledger, ledger_command.memo_dir())
     except ledger_mod.LedgerError as e:
         return [Finding(str(e), 1, "unreadable", path=ledger)]
     return [Finding(p, 1, "invalid-line", path=ledger, line=_line_of(p)) for p in problems]

@@ -30,7 +30,7 @@ def schema_bytes(name: str) -> bytes:
     return resources.files("hooks.schema_files").joinpath(name).read_bytes()
 
 
-def _schema_identity(name: str) -> bytes:
+def schema_identity(name: str) -> bytes:
     """Stands for the schema's bytes in the memo key without loading importlib.resources.
 
     The installed file's path, size and mtime change whenever its content can; when the
@@ -85,21 +85,33 @@ def validate(name: str, instance: object) -> list[str]:
     return [f"{pointer(e.absolute_path)}: {_message(e)}" for e in errors[:_MAX_ERRORS]]
 
 
-def validate_branch(name: str, instance: object, keyword: str, index: int) -> list[str]:
-    """Like ``validate``, but errors of a failed KEYWORD (oneOf/anyOf) come from branch INDEX.
+@functools.cache
+def _def_validator(name: str, definition: str) -> Any:
+    """A validator for one of the schema's $defs, with the rest of $defs in reach."""
+    import jsonschema
 
-    "is not valid under any of the given schemas" helps nobody; the branch the document meant
-    to be says which field is wrong.
+    schema = json.loads(schema_bytes(name))
+    for keyword in ("oneOf", "anyOf", "allOf", "title", "description"):
+        schema.pop(keyword, None)
+    schema["$ref"] = f"#/$defs/{definition}"
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def validate_def(name: str, definition: str, instance: object) -> list[str]:
+    """Errors of INSTANCE against ``$defs/DEFINITION`` of schema NAME.
+
+    For a oneOf whose branches exclude each other (each requires a key the others forbid), an
+    instance is valid under the oneOf exactly when it is valid under the branch it means to be;
+    checking that branch alone is twice as fast and names the field that is wrong, where the
+    oneOf would only say "not valid under any of the given schemas".
     """
-    messages: list[str] = []
-    for error in sorted(_validator(name).iter_errors(instance), key=lambda e: list(e.path)):
-        if error.validator == keyword:
-            messages += [f"{pointer(sub.absolute_path)}: {_message(sub)}"
-                         for sub in error.context or ()
-                         if sub.relative_schema_path and sub.relative_schema_path[0] == index]
-        else:
-            messages.append(f"{pointer(error.absolute_path)}: {_message(error)}")
-    return messages[:_MAX_ERRORS]
+    try:
+        errors = sorted(_def_validator(name, definition).iter_errors(instance),
+                        key=lambda e: list(e.path))
+    except RecursionError:
+        return ["(document): nested too deeply to validate"]
+    return [f"{pointer(e.absolute_path)}: {_message(e)}" for e in errors[:_MAX_ERRORS]]
 
 
 def validate_remembered(name: str, raw: bytes, instance: object, memo_dir: str | None) -> list[str]:
@@ -127,4 +139,4 @@ def remember_valid(memo_dir: str, digest: str) -> None:
 
 def digest_for(name: str, raw: bytes) -> str:
     """Memo key: this schema (as installed) and these exact document bytes."""
-    return hashlib.sha256(_schema_identity(name) + b"\0" + raw).hexdigest()
+    return hashlib.sha256(schema_identity(name) + b"\0" + raw).hexdigest()
