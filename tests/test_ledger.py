@@ -136,8 +136,9 @@ def test_320_concurrent_appends_leave_320_whole_lines(repo: Repo) -> None:
         "import sys\n"
         "from hooks import ledger\n"
         "for i in range(20):\n"
-        "    ledger.append(sys.argv[1], [{'ts': '2026-09-07T22:11:00Z', 'id': f'h-{sys.argv[2]}-{i}',"
-        " 'hypothesis': 'x' * 3000, 'tests': ['t'], 'status': 'unproven'}])\n"
+        "    ledger.append(sys.argv[1], [{'ts': '2026-09-07T22:11:00Z',"
+        " 'id': f'h-{sys.argv[2]}-{i}', 'hypothesis': 'x' * 3000, 'tests': ['t'],"
+        " 'status': 'unproven'}])\n"
     )
     path = str(repo.path / LEDGER)
     procs = [subprocess.Popen([sys.executable, "-c", worker, path, str(n)]) for n in range(16)]

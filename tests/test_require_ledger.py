@@ -115,7 +115,8 @@ def test_commit_refused_then_accepted_through_the_framework(
     refused = repo.run("git", "commit", "-m", "change src")
     assert refused.code == 1
     assert f"src/app.py changed but {LEDGER} gains no hypothesis" in refused.both
-    assert repo.run("receipt", "ledger", "add", "it prints 0", "--test", "python src/app.py").code == 0
+    added = repo.run("receipt", "ledger", "add", "it prints 0", "--test", "python src/app.py")
+    assert added.code == 0
     repo.git("add", LEDGER)
     accepted = repo.run("git", "commit", "-m", "change src")
     assert accepted.code == 0, accepted.both
