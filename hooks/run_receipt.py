@@ -2,25 +2,22 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import platform
 import shlex
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from types import FrameType
 from typing import Any
-from typing import BinaryIO
 
 import hooks
 from hooks import git_repo
+from hooks import process
 from hooks import receipts
 from hooks import schemas
 from hooks.fileio import UnreadableFile
@@ -31,8 +28,6 @@ from hooks.testcounts import TestCounter
 from hooks.testcounts import counts_from_junit
 
 SHELL = "/bin/sh"
-_CHUNK = 1 << 16
-_FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 # Which runtime's version to record, by the program the command starts (first match wins).
 RUNTIME_PROBES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
@@ -72,67 +67,6 @@ def runtime_of(argv: Sequence[str]) -> str:
     return _probe((python, "--version")) or f"Python {platform.python_version()}"
 
 
-class _SignalForwarder:
-    """Pass SIGINT/SIGTERM/SIGHUP on to the command's process group, and remember them."""
-
-    def __init__(self) -> None:
-        self.pgid: int | None = None
-        self.received: int | None = None
-        self._previous: dict[int, Any] = {}
-
-    def _handle(self, signum: int, _frame: FrameType | None) -> None:
-        if self.received is None:
-            self.received = signum
-        if self.pgid is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.pgid, signum)
-
-    def __enter__(self) -> _SignalForwarder:
-        for sig in _FORWARDED_SIGNALS:
-            self._previous[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        for sig, handler in self._previous.items():
-            signal.signal(sig, handler)
-
-
-def _write_terminal(data: bytes) -> None:
-    try:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-    except (BrokenPipeError, ValueError, OSError):
-        pass  # the log still gets every byte
-
-
-def _stream(proc: subprocess.Popen[bytes], log: BinaryIO, counter: TestCounter,
-            digest: Any) -> int:
-    assert proc.stdout is not None  # noqa: S101  # Popen(stdout=PIPE) guarantees it
-    fd = proc.stdout.fileno()
-    total = 0
-    while True:
-        chunk = os.read(fd, _CHUNK)
-        if not chunk:
-            break
-        _write_terminal(chunk)
-        log.write(chunk)
-        digest.update(chunk)
-        counter.feed(chunk)
-        total += len(chunk)
-    return total
-
-
-def _start(argv: Sequence[str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        argv,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        # A command in its own process group cannot read the terminal without stopping.
-        stdin=subprocess.DEVNULL if sys.stdin is None or sys.stdin.isatty() else None,
-        preexec_fn=os.setpgrp,  # noqa: PLW1509  # its own group: a signal reaches grandchildren
-    )
-
-
 def run(
     command: Sequence[str],
     *,
@@ -169,24 +103,20 @@ def run(
     counter = TestCounter()
     started = receipts.utc_now()
     t0 = time.monotonic()
-    with os.fdopen(log_fd, "wb") as log, _SignalForwarder() as forwarder:
-        try:
-            proc = _start(argv)
-        except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
-            exit_code = 127 if isinstance(e, FileNotFoundError) else 126
-            reason = "command not found" if exit_code == 127 else "command not executable"
-            message = f"receipt run: {reason}: {argv[0]}\n".encode()
+    with os.fdopen(log_fd, "wb") as log, process.SignalForwarder() as forwarder:
+
+        def record(chunk: bytes) -> None:
+            log.write(chunk)
+            digest.update(chunk)
+            counter.feed(chunk)
+
+        outcome = process.run_streaming(argv, record, forwarder=forwarder)
+        if outcome.start_error:
+            message = f"receipt run: {outcome.start_error}\n".encode()
             sys.stderr.buffer.write(message)
-            log.write(message)
-            digest.update(message)
-            size = len(message)
-        else:
-            forwarder.pgid = proc.pid
-            size = _stream(proc, log, counter, digest)
-            returncode = proc.wait()
-            exit_code = 128 - returncode if returncode < 0 else returncode
-            if forwarder.received is not None:
-                exit_code = 128 + forwarder.received
+            record(message)
+        exit_code = outcome.exit_code
+        size = outcome.output_bytes + (len(message) if outcome.start_error else 0)
         log.flush()
         os.fsync(log.fileno())
     duration = round(time.monotonic() - t0, 3)

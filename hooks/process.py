@@ -1,0 +1,153 @@
+"""Running a command the way ``receipt run`` and ``receipt fuse`` both need.
+
+The command runs in its own process group, so a forwarded Ctrl-C or a timeout reaches every
+process it started; its combined output streams live to the terminal and to a callback in
+chunks, never held whole in memory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import FrameType
+    from typing import Any
+
+CHUNK = 1 << 16
+FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+TIMED_OUT = 124  # what coreutils' timeout(1) exits with
+
+
+class SignalForwarder:
+    """Pass SIGINT/SIGTERM/SIGHUP on to the running command's process group; remember them."""
+
+    def __init__(self) -> None:
+        self.pgid: int | None = None
+        self.received: int | None = None
+        self._previous: dict[int, Any] = {}
+
+    def _handle(self, signum: int, _frame: FrameType | None) -> None:
+        if self.received is None:
+            self.received = signum
+        if self.pgid is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signum)
+
+    def __enter__(self) -> SignalForwarder:
+        for sig in FORWARDED_SIGNALS:
+            self._previous[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+
+
+def write_terminal(data: bytes) -> None:
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except (BrokenPipeError, ValueError, OSError):
+        pass  # the log still gets every byte
+
+
+class Outcome:
+    """How a command ended: its exit code (128+N for signal N, 124 on timeout, 127 not found)."""
+
+    __slots__ = ("exit_code", "output_bytes", "start_error", "timed_out")
+
+    def __init__(self, exit_code: int, output_bytes: int, *, timed_out: bool = False,
+                 start_error: str | None = None) -> None:
+        self.exit_code = exit_code
+        self.output_bytes = output_bytes
+        self.timed_out = timed_out
+        self.start_error = start_error
+
+
+def _kill_group(pgid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+def run_streaming(
+    argv: Sequence[str],
+    on_output: Callable[[bytes], None],
+    *,
+    forwarder: SignalForwarder,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+    grace: float = 2.0,
+    echo: bool = True,
+) -> Outcome:
+    """Run ARGV, passing each chunk of its output to ON_OUTPUT (and the terminal if ECHO).
+
+    After TIMEOUT seconds the whole process group gets SIGTERM, then SIGKILL after GRACE.
+    """
+    try:
+        proc = subprocess.Popen(
+            argv,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            # A command in its own process group cannot read the terminal without stopping.
+            stdin=subprocess.DEVNULL if sys.stdin is None or sys.stdin.isatty() else None,
+            preexec_fn=os.setpgrp,  # noqa: PLW1509  # its own group: signals reach grandchildren
+        )
+    except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
+        code = 127 if isinstance(e, FileNotFoundError) else 126
+        reason = "command not found" if code == 127 else "command not executable"
+        return Outcome(code, 0, start_error=f"{reason}: {argv[0]}")
+    forwarder.pgid = proc.pid
+    assert proc.stdout is not None  # noqa: S101  # Popen(stdout=PIPE) guarantees it
+    fd = proc.stdout.fileno()
+    deadline = time.monotonic() + timeout if timeout is not None else None
+    kill_at: float | None = None
+    timed_out = False
+    total = 0
+    try:
+        while True:
+            wait = None
+            now = time.monotonic()
+            if deadline is not None and not timed_out and now >= deadline:
+                timed_out = True
+                _kill_group(proc.pid, signal.SIGTERM)
+                kill_at = now + grace
+            if kill_at is not None and now >= kill_at:
+                _kill_group(proc.pid, signal.SIGKILL)
+                kill_at = None
+            if kill_at is not None:
+                wait = max(kill_at - now, 0.0)
+            elif deadline is not None and not timed_out:
+                wait = max(deadline - now, 0.0)
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                continue
+            chunk = os.read(fd, CHUNK)
+            if not chunk:
+                break
+            total += len(chunk)
+            if echo:
+                write_terminal(chunk)
+            on_output(chunk)
+        returncode = proc.wait()
+    finally:
+        forwarder.pgid = None
+        proc.stdout.close()
+        if timed_out:  # nothing the step started may outlive it
+            _kill_group(proc.pid, signal.SIGKILL)
+    if timed_out:
+        return Outcome(TIMED_OUT, total, timed_out=True)
+    exit_code = 128 - returncode if returncode < 0 else returncode
+    if forwarder.received is not None:
+        exit_code = 128 + forwarder.received
+    return Outcome(exit_code, total)
