@@ -82,6 +82,8 @@ def build_parser() -> ArgumentParser:
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND", parser_class=ArgumentParser)
     sub.add_parser("run", help="run a command and write a receipt (receipt run -- CMD ARGS)",
                    add_help=False)
+    sub.add_parser("fuse", help="circuit breaker for an agent's inner loop (receipt fuse -- CMD)",
+                   add_help=False)
     check = sub.add_parser("check", help="check the receipt against a commit (the hook's logic)")
     check_receipt.add_arguments(check)
     check.set_defaults(func=_check)
@@ -112,6 +114,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["run"]:  # run takes a command line of its own: parse it by hand
         return _run(args_list[1:])
+    if args_list[:1] == ["fuse"]:  # so does fuse
+        from hooks import fuse
+
+        return fuse.main(args_list[1:])
     parser = build_parser()
     args = parser.parse_args(args_list)
     if not getattr(args, "func", None):
