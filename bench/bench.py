@@ -114,6 +114,35 @@ def bench_commit_stage(root: Path, runs: int) -> None:
             "(python start-up is most of it)")
 
 
+def bench_fuse(root: Path, runs: int) -> None:
+    """The fuse's own cost per step: its time for ten failing steps, less ten direct runs."""
+    repo = new_repo(root, "fuse")
+    sh(["git", "commit", "-q", "--allow-empty", "-m", "init"], repo)
+    # a different failure each time (a counter), so the fuse runs all ten steps
+    step = ["sh", "-c", "n=$(cat n 2>/dev/null || echo 0); echo $((n+1)) > n; "
+                        "echo \"FAILED t.py::test_$n - E\"; exit 1"]
+    steps = 10
+    fuse = [str(BIN / "receipt"), "fuse", "--max-steps", str(steps), "--repeat-limit", "99",
+            "--", *step]
+    per_step: list[float] = []
+    direct: list[float] = []
+    for _ in range(max(runs // 3, 3)):
+        t_fuse = timed(fuse, repo)
+        t_direct = sum(timed(step, repo) for _ in range(steps))
+        per_step.append((t_fuse - t_direct) / steps)
+        direct.append(t_direct / steps)
+    overhead = statistics.median(per_step)
+    print(f"{'receipt fuse overhead per step (10 steps, amortised)':<58} "
+          f"{overhead * 1000:8.1f} ms {statistics.median(direct) * 1000:8.1f} ms "
+          f"{'':>8}   target <= 50 ms")
+    once = [str(BIN / "receipt"), "fuse", "--once", "--max-steps", "1000", "--repeat-limit",
+            "999", "--", *step]
+    once_overheads = [timed(once, repo) - timed(step, repo) for _ in range(runs)]
+    print(f"{'receipt fuse --once overhead per call':<58} "
+          f"{statistics.median(once_overheads) * 1000:8.1f} ms {'':>11} {'':>8}   "
+          f"(a whole process per step)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
@@ -123,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="receipt-bench-") as tmp:
         bench_receipts(Path(tmp), args.runs)
         bench_commit_stage(Path(tmp), args.runs)
+        bench_fuse(Path(tmp), args.runs)
     return 0
 
 

@@ -7,6 +7,7 @@ milliseconds where importing a git library costs more than the whole hook should
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from collections.abc import Iterable
@@ -119,6 +120,7 @@ def _env_with_index(index_file: str) -> dict[str, str]:
     return env
 
 
+@functools.cache  # the fuse snapshots once a step; the index does not move
 def _real_index_path(root: str) -> str:
     env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCATION_VARS}
     path = git_text("rev-parse", "--git-path", "index", cwd=root, env=env)
@@ -140,11 +142,10 @@ def snapshot_tree(root: str, leave_out: Iterable[str] = ()) -> str:
         if os.path.exists(real_index):
             shutil.copyfile(real_index, temp_index)
         env = _env_with_index(temp_index)
-        git("add", "--all", "--ignore-errors", "--", ":/", cwd=root, env=env)
         paths = [p for p in leave_out if p]
-        if paths:
-            git("rm", "--cached", "--quiet", "--ignore-unmatch", "-r", "--", *paths,
-                cwd=root, env=env)
+        git("add", "--all", "--ignore-errors", "--", ":/", cwd=root, env=env)
+        if paths:  # tracked or not, the receipt, log and ledger are never part of the tree
+            git("update-index", "--force-remove", "--", *paths, cwd=root, env=env)
         return git_text("write-tree", cwd=root, env=env)
     finally:
         if os.path.exists(temp_index):
