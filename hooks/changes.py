@@ -46,7 +46,8 @@ class Change:
         return git_repo.blob(f"{self.target}:{path}" if self.is_range else f":{path}")
 
 
-def detect(from_ref: str | None, to_ref: str | None) -> Change:
+def resolve_refs(from_ref: str | None, to_ref: str | None) -> tuple[str | None, str | None]:
+    """The range to scan, as commit ids: options first, then pre-commit's variables."""
     base = from_ref or os.environ.get("PRE_COMMIT_FROM_REF") or None
     target = to_ref or os.environ.get("PRE_COMMIT_TO_REF") or None
     if (base is None) != (target is None):
@@ -54,6 +55,11 @@ def detect(from_ref: str | None, to_ref: str | None) -> Change:
     if base is not None and target is not None:
         base = git_repo.resolve_commit(base) or _unknown(base)
         target = git_repo.resolve_commit(target) or _unknown(target)
+    return base, target
+
+
+def detect(from_ref: str | None, to_ref: str | None) -> Change:
+    base, target = resolve_refs(from_ref, to_ref)
     return Change(base, target, git_repo.changed_paths(base, target))
 
 

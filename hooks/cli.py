@@ -82,6 +82,8 @@ def build_parser() -> ArgumentParser:
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND", parser_class=ArgumentParser)
     sub.add_parser("run", help="run a command and write a receipt (receipt run -- CMD ARGS)",
                    add_help=False)
+    sub.add_parser("skips", help="the no-inserted-skips scanner on demand (--list-rules, "
+                                 "--write-baseline)", add_help=False)
     sub.add_parser("fuse", help="circuit breaker for an agent's inner loop (receipt fuse -- CMD)",
                    add_help=False)
     check = sub.add_parser("check", help="check the receipt against a commit (the hook's logic)")
@@ -114,6 +116,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["run"]:  # run takes a command line of its own: parse it by hand
         return _run(args_list[1:])
+    if args_list[:1] == ["skips"]:  # the hook's own parser, under another name
+        from hooks import no_inserted_skips
+
+        return no_inserted_skips.run(args_list[1:], "receipt skips")
     if args_list[:1] == ["fuse"]:  # so does fuse
         from hooks import fuse
 

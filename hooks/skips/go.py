@@ -1,0 +1,55 @@
+"""go test (testing), testify, ginkgo/gomega."""
+
+from __future__ import annotations
+
+from hooks.skips.rules import Pack
+from hooks.skips.rules import Rule
+
+TEST_GO = r"_test\.go$"
+
+PACK = Pack(
+    "go", family="go", extensions=("go",), sample="pay/pay_test.go",
+    test_files=TEST_GO,
+    assertion=r"\b\w+\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(?:assert|require)\.\w+\s*\("
+              r"|\bExpect\s*\(|\bΩ\s*\(",
+    test_definition=r"^\s*func\s+Test\w*\s*\(",
+    rules=[
+        Rule("SKP001", "test skipped with t.Skip",
+             r"\b\w+\.Skip(?:f|Now)?\s*\(", "func TestPay(t *testing.T) {\n\tt.Skip(\"flaky\")\n}\n",
+             "func TestPay(t *testing.T) {\n\tif pay() != 1 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
+             files=TEST_GO),
+        Rule("SKP001", "ginkgo spec skipped (X prefix or Skip)",
+             r"(?<![\w.])(?:X(?:It|Describe|Context|When|Entry|Specify|DescribeTable)|Skip)\s*\(",
+             "var _ = Describe(\"cart\", func() {\n\tXIt(\"pays\", func() {})\n})\n",
+             "var _ = Describe(\"cart\", func() {\n\tIt(\"pays\", func() { Expect(pay()).To(Equal(1)) })\n})\n",
+             files=TEST_GO),
+        Rule("SKP002", "focused ginkgo spec: every other spec silently stops running",
+             r"(?<![\w.])F(?:It|Describe|Context|When|Entry|Specify|DescribeTable)\s*\(",
+             "var _ = Describe(\"cart\", func() {\n\tFIt(\"pays\", func() {})\n})\n",
+             "var _ = Describe(\"cart\", func() {\n\tIt(\"pays\", func() { Expect(pay()).To(Equal(1)) })\n})\n",
+             files=TEST_GO),
+        Rule("SKP003", "skip under a constant condition: the test never runs",
+             r"\b\w+\.Skip(?:f|Now)?\s*\(", "func TestPay(t *testing.T) {\n\tif true {\n\t\tt.Skip()\n\t}\n}\n",
+             "func TestPay(t *testing.T) {\n\tif testing.Short() {\n\t\treturn\n\t}\n}\n",
+             files=TEST_GO, previous=r"^\s*if\s+(?:true|1\s*==\s*1|!false)\s*\{\s*$"),
+        Rule("SKP004", "assertion that cannot fail",
+             r"\b(?:assert|require)\.True\s*\(\s*\w+\s*,\s*true\s*[,)]"
+             r"|\b(?:assert|require)\.Equal\s*\(\s*\w+\s*,\s*(\w+|\"\s*\")\s*,\s*\1\s*[,)]"
+             r"|\bExpect\s*\(\s*true\s*\)\s*\.\s*To\s*\(\s*BeTrue\s*\(\s*\)\s*\)",
+             "func TestPay(t *testing.T) {\n\tassert.True(t, true)\n}\n",
+             "func TestPay(t *testing.T) {\n\tassert.True(t, pay())\n}\n", files=TEST_GO),
+        Rule("SKP004", "test with an empty body",
+             r"^\s*func\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)\s*\{\s*\}",
+             "func TestPay(t *testing.T) {}\n",
+             "func TestPay(t *testing.T) { assert.Equal(t, 1, pay()) }\n", files=TEST_GO),
+        Rule("SKP005", "pending ginkgo spec: counted, never checked",
+             r"(?<![\w.])P(?:It|Describe|Context|When|Entry|Specify)\s*\(",
+             "var _ = Describe(\"cart\", func() {\n\tPIt(\"pays\", func() {})\n})\n",
+             "var _ = Describe(\"cart\", func() {\n\tIt(\"pays\", func() { Expect(pay()).To(Equal(1)) })\n})\n",
+             files=TEST_GO),
+        Rule("SKP006", "test definition commented out",
+             r"^/*\s*func\s+Test\w*\s*\(", "// func TestPay(t *testing.T) {\n// }\n",
+             "// TestPay covers the happy path.\nfunc TestPay(t *testing.T) { assert.Equal(t, 1, pay()) }\n",
+             scope="comment", files=TEST_GO),
+    ],
+)

@@ -1,0 +1,62 @@
+"""jest, vitest, mocha, jasmine, playwright, cypress, node:test."""
+
+from __future__ import annotations
+
+from hooks.skips.rules import Pack
+from hooks.skips.rules import Rule
+
+_BLOCKS = r"(?:describe|it|test|context|suite|specify)"
+
+PACK = Pack(
+    "javascript", family="js", extensions=("js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts"),
+    sample="src/cart.test.ts",
+    test_files=r"\.(test|spec|cy)\.[cm]?[jt]sx?$|(^|/)(__tests__|tests?|e2e|cypress)/",
+    assertion=r"\bexpect\s*\(|\bassert(\.\w+)?\s*\(|\bshould\b",
+    test_definition=r"^\s*(it|test|specify)\s*\(",
+    rules=[
+        Rule("SKP001", "test or suite skipped with .skip",
+             rf"\b{_BLOCKS}\.skip\b",
+             "it.skip('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
+             "it('pays', () => {\n  expect(pay()).toBe(1);\n});\n"),
+        Rule("SKP001", "test or suite skipped with an x prefix",
+             r"(?<![\w.$])x(?:it|describe|test|context|specify)\s*\(",
+             "xit('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
+             "xitiViewMap('pays', () => 1);\n"),
+        Rule("SKP001", "test skipped from inside (this.skip, t.skip, test.fixme, pending)",
+             r"\bthis\.skip\s*\(\s*\)|(?<![\w.])t\.skip\s*\(|\btest\.fixme\s*\("
+             r"|(?<![\w.])pending\s*\(\s*\)|\{\s*skip\s*:\s*true\b",
+             "test('pays', (t) => {\n  t.skip();\n});\n",
+             "test('pays', (t) => {\n  t.assert.equal(pay(), 1);\n});\n"),
+        Rule("SKP002", "focused test: every other test in the file silently stops running",
+             rf"\b(?:{_BLOCKS}|fixture)\.only\b|(?<![\w.$])f(?:it|describe|test)\s*\("
+             r"|\{\s*only\s*:\s*true\b",
+             "it.only('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
+             "it('pays only once', () => {\n  expect(pay()).toBe(1);\n});\n"),
+        Rule("SKP003", "skip condition is a constant: the test never runs",
+             rf"\b{_BLOCKS}\.skipIf\s*\(\s*(?:true|1|!0)\s*\)|\b{_BLOCKS}\.runIf\s*\(\s*(?:false|0|!1)\s*\)"
+             r"|\btest\.skip\s*\(\s*true\s*[,)]",
+             "it.skipIf(true)('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
+             "it.skipIf(process.platform === 'win32')('pays', () => {\n  expect(pay()).toBe(1);\n});\n"),
+        Rule("SKP004", "assertion that cannot fail",
+             r"\bexpect\s*\(\s*(true|false|1|0|null)\s*\)\s*\.\s*(?:toBe|toEqual|toStrictEqual)\s*\(\s*\1\s*\)"
+             r"|\bexpect\s*\(\s*true\s*\)\s*\.\s*(?:toBeTruthy\s*\(|to\.be\.true\b|to\.be\.ok\b)"
+             r"|\bexpect\s*\(\s*false\s*\)\s*\.\s*toBeFalsy\s*\("
+             r"|\bassert(?:\.ok|\.isTrue|\.equal|\.strictEqual)?\s*\(\s*true\s*\)",
+             "test('pays', () => {\n  expect(true).toBe(true);\n});\n",
+             "test('pays', () => {\n  expect(pay()).toBe(true);\n});\n"),
+        Rule("SKP004", "test with an empty body",
+             r"\b(?:it|test|specify)\s*\(\s*[\"'`][^\"'`]*[\"'`]\s*,\s*(?:async\s+)?"
+             r"(?:\(\s*\w*\s*\)\s*=>|function\s*\(\s*\w*\s*\))\s*\{\s*\}\s*\)",
+             "test('pays', () => {});\n",
+             "test('pays', () => { expect(pay()).toBe(1); });\n"),
+        Rule("SKP005", "todo or expected-failure test: counted, never checked",
+             rf"\b{_BLOCKS}\.(?:todo|failing|fails)\b|\btest\.fail\s*\(|\{{\s*todo\s*:\s*true\b",
+             "it.todo('pays');\n",
+             "it('pays', () => {\n  expect(pay()).toBe(1);\n});\n"),
+        Rule("SKP006", "test definition commented out",
+             rf"^\s*(?://+|/?\*+)?\s*{_BLOCKS}(?:\.\w+)?\s*\(\s*[\"'`]",
+             "// it('pays', () => {\n//   expect(pay()).toBe(1);\n// });\n",
+             "// pays once per cart\nit('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
+             scope="comment"),
+    ],
+)

@@ -1,0 +1,62 @@
+"""pytest and unittest."""
+
+from __future__ import annotations
+
+from hooks.skips.rules import Pack
+from hooks.skips.rules import Rule
+
+PACK = Pack(
+    "python", family="python", extensions=("py", "pyi"), sample="tests/test_sample.py",
+    test_files=r"(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$|(^|/)tests?/[^/]*\.py$",
+    assertion=r"^\s*(assert\b|self\.assert\w*\s*\(|(self\.)?fail\s*\(|pytest\.(raises|fail)\b)",
+    test_definition=r"^\s*(async\s+)?def\s+test\w*\s*\(|^\s*class\s+Test\w*",
+    rules=[
+        Rule("SKP001", "test skipped with pytest.mark.skip",
+             r"(?<![\w.])(?:pytest\.)?mark\.skip\b(?!if)",
+             "@pytest.mark.skip(reason='flaky')\ndef test_pay():\n    assert pay() == 1\n",
+             "@pytest.mark.slow\ndef test_pay():\n    assert pay() == 1\n"),
+        Rule("SKP001", "test skipped with unittest.skip",
+             r"@unittest\.skip\b(?!If|Unless)",
+             "@unittest.skip('later')\ndef test_pay(self):\n    self.assertEqual(pay(), 1)\n",
+             "@unittest.mock.patch('x')\ndef test_pay(self, m):\n    self.assertEqual(pay(), 1)\n"),
+        Rule("SKP001", "test skipped at run time",
+             r"\bpytest\.skip\s*\(|\bself\.skipTest\s*\(|\braise\s+(?:unittest\.)?SkipTest\b",
+             "def test_pay():\n    pytest.skip('broken')\n",
+             "def test_pay():\n    pytest.importorskip('stripe')\n    assert pay() == 1\n"),
+        Rule("SKP003", "skip condition is a constant: the test never runs",
+             r"\bskip(?:if|If)\s*\(\s*(?:True|1|not\s+False)\s*[,)]"
+             r"|\bskipUnless\s*\(\s*(?:False|0|not\s+True)\s*[,)]",
+             "@pytest.mark.skipif(True, reason='x')\ndef test_pay():\n    assert pay()\n",
+             "@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\n"
+             "def test_pay():\n    assert pay()\n"),
+        Rule("SKP004", "assertion that cannot fail",
+             r"^\s*assert\s+(?:True|1|not\s+(?:False|0|None)|\"\s*\"|'\s*'|\"[^\"]+\"|'[^']+')"
+             r"\s*(?:,|$)",
+             "def test_pay():\n    assert True\n",
+             "def test_pay():\n    assert pay() is True\n"),
+        Rule("SKP004", "unittest assertion that cannot fail",
+             r"\bself\.assert(?:True|_)\s*\(\s*(?:True|1)\s*[,)]"
+             r"|\bself\.assertFalse\s*\(\s*(?:False|0|None)\s*[,)]"
+             r"|\bself\.assert(?:Equal|Equals)\s*\(\s*(True|False|None|\d+)\s*,\s*\1\s*[,)]",
+             "def test_pay(self):\n    self.assertTrue(True)\n",
+             "def test_pay(self):\n    self.assertTrue(False, 'must not get here')\n"),
+        Rule("SKP004", "test body that does nothing",
+             r"^\s*(?:pass|\.\.\.)\s*$",
+             "def test_pay():\n    pass\n",
+             "def helper():\n    pass\n",
+             previous=r"^\s*(?:async\s+)?def\s+test\w*\s*\(.*:\s*$"),
+        Rule("SKP005", "expected failure: the test can fail and still pass",
+             r"(?<![\w.])(?:pytest\.)?mark\.xfail\b|\bpytest\.xfail\s*\(|@(?:unittest\.)?expectedFailure\b",
+             "@pytest.mark.xfail\ndef test_pay():\n    assert pay() == 2\n",
+             "@pytest.mark.parametrize('n', [1])\ndef test_pay(n):\n    assert pay() == n\n"),
+        Rule("SKP006", "test definition commented out",
+             r"^#+\s*(?:(?:async\s+)?def\s+test\w*\s*\(|class\s+Test\w*\b|@pytest\.mark\.)",
+             "# def test_pay():\n#     assert pay() == 1\n",
+             "# the test below covers refunds\ndef test_refund():\n    assert refund() == 1\n",
+             scope="comment"),
+        Rule("SKP007", "__test__ = False: pytest stops collecting this module or class",
+             r"^\s*__test__\s*=\s*False\b",
+             "class TestPay:\n    __test__ = False\n",
+             "class PayHelper:\n    enabled = False\n"),
+    ],
+)

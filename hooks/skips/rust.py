@@ -1,0 +1,35 @@
+"""cargo test (#[test], #[ignore])."""
+
+from __future__ import annotations
+
+from hooks.skips.rules import Pack
+from hooks.skips.rules import Rule
+
+PACK = Pack(
+    "rust", family="c", extensions=("rs",), sample="tests/pay.rs",
+    test_files=r"(^|/)tests/[^/]*\.rs$|_test\.rs$|(^|/)src/.*\.rs$",
+    assertion=r"\b(?:assert|assert_eq|assert_ne|debug_assert\w*)!\s*\(",
+    test_definition=r"^\s*#\[(?:tokio::)?test\b",
+    rules=[
+        Rule("SKP001", "test ignored with #[ignore]", r"#\[\s*ignore\b",
+             "#[test]\n#[ignore]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n",
+             "#[test]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n"),
+        Rule("SKP003", "ignore under a condition that is always true in tests",
+             r"#\[\s*cfg_attr\s*\(\s*(?:test|all\s*\(\s*\))\s*,\s*ignore\b",
+             "#[test]\n#[cfg_attr(test, ignore)]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n",
+             "#[test]\n#[cfg_attr(windows, ignore)]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n"),
+        Rule("SKP004", "assertion that cannot fail",
+             r"\bassert!\s*\(\s*(?:true|!false)\s*[,)]|\bassert_eq!\s*\(\s*(\w+)\s*,\s*\1\s*[,)]",
+             "#[test]\nfn pays() {\n    assert!(true);\n}\n",
+             "#[test]\nfn pays() {\n    assert!(pay() > 0);\n}\n"),
+        Rule("SKP004", "test with an empty body",
+             r"^\s*(?:async\s+)?fn\s+\w+\s*\(\s*\)\s*\{\s*\}",
+             "#[test]\nfn pays() {}\n",
+             "fn helper() {}\n",
+             previous=r"^\s*#\[(?:tokio::)?test\b"),
+        Rule("SKP006", "test definition commented out",
+             r"^/*\s*#\[(?:tokio::)?test\]", "// #[test]\n// fn pays() { assert_eq!(pay(), 1); }\n",
+             "// checks the happy path\n#[test]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n",
+             scope="comment"),
+    ],
+)
