@@ -251,6 +251,11 @@ def _unquote(raw: bytes) -> str:
     return bytes(out).decode("utf-8", "surrogateescape")
 
 
+def _header_path(raw: bytes) -> str:
+    """A ---/+++ header's path: git ends it with a tab when the name has a space."""
+    return _strip_prefix(_unquote(raw[:-1] if raw.endswith(b"\t") else raw))
+
+
 def _strip_prefix(path: str) -> str:
     return path[2:] if path[:2] in ("a/", "b/") else path
 
@@ -283,7 +288,7 @@ def parse_diff(out: bytes) -> list[FileDiff]:
                     if current is not None:
                         current.deleted = True
                     continue
-                path = _strip_prefix(_unquote(target))
+                path = _header_path(target)
                 if current is None:
                     current = FileDiff(path)
                     files.append(current)
@@ -292,7 +297,7 @@ def parse_diff(out: bytes) -> list[FileDiff]:
             if line.startswith(b"--- "):
                 source = line[4:]
                 if source != b"/dev/null":
-                    current = FileDiff(_strip_prefix(_unquote(source)))
+                    current = FileDiff(_header_path(source))
                     files.append(current)
                 continue
             if line.startswith((b"new file mode 160000", b"index ")) and line.endswith(b" 160000"):
@@ -318,11 +323,13 @@ def parse_diff(out: bytes) -> list[FileDiff]:
 def blobs(specs: Iterable[str]) -> dict[str, bytes | None]:
     """Many blobs in one git process (``cat-file --batch``): spec -> content, None if absent."""
     wanted = list(dict.fromkeys(specs))
+    # --batch reads one spec a line: a name with a newline is asked for on its own
+    result: dict[str, bytes | None] = {s: blob(s) for s in wanted if "\n" in s}
+    wanted = [s for s in wanted if "\n" not in s]
     if not wanted:
-        return {}
+        return result
     stdin = b"".join(s.encode("utf-8", "surrogateescape") + b"\n" for s in wanted)
     out = git("cat-file", "--batch", stdin=stdin)
-    result: dict[str, bytes | None] = {}
     pos = 0
     for spec in wanted:
         end = out.index(b"\n", pos)

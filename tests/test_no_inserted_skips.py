@@ -1,0 +1,307 @@
+"""``no-inserted-skips``: every rule's examples through the real staged diff, the traps that must
+stay quiet, allowances, the baseline, range mode and odd input."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+
+import pytest
+from conftest import Repo
+from conftest import precommit_config
+
+from hooks.skips import PACKS
+from hooks.skips.rules import CHANGE_RULES
+from hooks.skips.rules import Pack
+from hooks.skips.rules import Rule
+
+HOOK = "no-inserted-skips"
+
+
+def all_rules() -> Iterator[tuple[Pack, Rule]]:
+    seen: set[int] = set()
+    for pack in PACKS:
+        for rule in pack.rules:
+            if id(rule) not in seen:
+                seen.add(id(rule))
+                yield pack, rule
+
+
+RULES = list(all_rules())
+
+
+def rule_id(case: tuple[Pack, Rule]) -> str:
+    pack, rule = case
+    words = re.sub(r"\W+", "-", rule.message)[:40]
+    return f"{pack.name}-{rule.id}-{words}"
+
+
+def commit_files(repo: Repo, message: str, files: dict[str, str]) -> str:
+    for path, content in files.items():
+        repo.write(path, content)
+    return repo.commit(message)
+
+
+def stage(repo: Repo, path: str, content: str) -> None:
+    repo.write(path, content)
+    repo.git("add", "--", path)
+
+
+@pytest.mark.parametrize("case", RULES, ids=[rule_id(c) for c in RULES])
+def test_each_rule_flags_its_bad_example_and_not_its_good_one(
+        repo: Repo, case: tuple[Pack, Rule]) -> None:
+    pack, rule = case
+    path = rule.sample or pack.sample
+    repo.commit("init")
+    stage(repo, path, rule.bad)
+    bad = repo.run(HOOK)
+    assert bad.code == 1, bad.out
+    assert re.search(rf"^{re.escape(path)}:\d+:\d+: {rule.id} {re.escape(rule.message)}$",
+                     bad.out, re.M), bad.out
+    repo.git("rm", "-q", "--cached", "--", path)
+    stage(repo, path, rule.good)
+    good = repo.run(HOOK)
+    assert good.code == 0, good.out
+    assert good.out == ""
+
+
+@pytest.mark.parametrize("rule", CHANGE_RULES, ids=[r.id for r in CHANGE_RULES])
+def test_rules_about_removals(repo: Repo, rule: Rule) -> None:
+    path = rule.sample or "tests/test_x.py"
+    assert rule.before is not None
+    commit_files(repo, "before", {path: rule.before})
+    stage(repo, path, rule.bad)
+    bad = repo.run(HOOK)
+    assert bad.code == 1
+    assert f"{path}:" in bad.out and f": {rule.id} {rule.message}" in bad.out
+    stage(repo, path, rule.good)
+    good = repo.run(HOOK)
+    assert good.code == 0, good.out
+
+
+TRAPS = [
+    ("app/models/payment.rb", "def settle\n  Payment.pending.each(&:retry!)\n  skip_fees = true\nend\n"),
+    ("spec/payment_spec.rb", "it 'settles' do\n  expect(Payment.pending).to be_empty\nend\n"),
+    ("pay/pay.go", "func Run(o Options) {\n\to.Skip(3)\n}\n"),
+    ("src/map.js", "const m = xitiViewMap(1);\nconst f = fitBounds(m);\n"),
+    ("tests/test_pay.py", "def test_pay(self):\n    self.assertTrue(False, 'unreachable')\n"),
+    ("tests/test_pay.py", "def test_docs():\n    text = 'use @pytest.mark.skip and assert True'\n"
+                          "    assert 'xit(' in text  # it.skip( in a comment is fine\n"),
+    ("docs/testing.md", "Use `@pytest.mark.skip` or `it.only` and `assert True`.\n"),
+    ("docs/testing.rst", ".. code:: python\n\n   @pytest.mark.skip\n"),
+    ("src/cart.test.ts", "const s = `it.skip('x')`;\nexpect(total).toBe(true);\n"),
+    ("tests/pay.rs", "fn f<'a>(x: &'a str) -> &'a str { x } // #[ignore]\n"),
+    (".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: pytest  # not || true\n"),
+]
+
+
+@pytest.mark.parametrize(("path", "content"), TRAPS, ids=[t[0] for t in TRAPS])
+def test_traps_stay_quiet(repo: Repo, path: str, content: str) -> None:
+    repo.commit("init")
+    stage(repo, path, content)
+    result = repo.run(HOOK)
+    assert result.code == 0, result.out
+    assert result.out == ""
+
+
+def test_only_added_lines_count(repo: Repo) -> None:
+    legacy = "import pytest\n\n@pytest.mark.skip\ndef test_a():\n    assert f()\n"
+    commit_files(repo, "legacy", {"tests/test_old.py": legacy})
+    repo.write("tests/test_old.py", legacy + "\ndef test_b():\n    assert g()\n")
+    repo.git("add", "-A")
+    assert repo.run(HOOK).code == 0
+
+
+def test_renames_are_not_added_lines(repo: Repo) -> None:
+    commit_files(repo, "legacy", {"tests/test_a.py": "import pytest\n\n@pytest.mark.skip\n"
+                                                     "def test_a():\n    assert f()\n"})
+    repo.git("mv", "tests/test_a.py", "tests/test_b.py")
+    repo.git("update-index", "--chmod=+x", "tests/test_b.py")
+    result = repo.run(HOOK)
+    assert result.code == 0, result.out
+
+
+ALLOWED = ("@pytest.mark.skip  # receipt: allow SKP001 -- ABC-123 flaky on arm64\n"
+           "def test_a():\n    assert f()\n")
+
+
+def test_allowance_with_id_and_ticket_is_honoured_and_listed(repo: Repo) -> None:
+    repo.commit("init")
+    stage(repo, "tests/test_a.py", ALLOWED)
+    result = repo.run(HOOK)
+    assert result.code == 0
+    assert result.out == ("allowed: tests/test_a.py:1: SKP001 -- ABC-123 flaky on arm64\n"
+                          "no-inserted-skips: no findings; 1 allowed (listed above)\n")
+    above = "# receipt: allow SKP001 -- https://github.com/o/r/issues/9\n@pytest.mark.skip\n"
+    stage(repo, "tests/test_b.py", above + "def test_b():\n    assert f()\n")
+    assert repo.run(HOOK).code == 0
+    assert repo.run(HOOK, "--no-allow").code == 1
+
+
+@pytest.mark.parametrize(("comment", "why"), [
+    ("# receipt: allow SKP001 -- flaky", "its reason has no ticket"),
+    ("# receipt: allow -- ABC-123 flaky", "it names no rule id"),
+    ("# receipt: allow SKP002 -- ABC-123 wrong rule", None),
+])
+def test_allowances_that_are_not_honoured(repo: Repo, comment: str, why: str | None) -> None:
+    repo.commit("init")
+    stage(repo, "tests/test_a.py", f"@pytest.mark.skip  {comment}\ndef test_a():\n    assert f()\n")
+    result = repo.run(HOOK)
+    assert result.code == 1
+    assert "tests/test_a.py:1:2: SKP001 test skipped with pytest.mark.skip" in result.out
+    if why:
+        assert f"tests/test_a.py:1:1: allowance not honoured: {why}" in result.out
+    custom = repo.run(HOOK, "--ticket-pattern", "flaky")
+    assert custom.code == (0 if comment.startswith("# receipt: allow SKP001") else 1)
+
+
+def test_baseline_mode_reports_only_new_findings(repo: Repo) -> None:
+    commit_files(repo, "legacy",
+                 {"tests/test_a.py": "@pytest.mark.skip\ndef test_a():\n    assert f()\n"})
+    no_baseline = repo.run(HOOK)
+    assert no_baseline.code == 0
+    assert "run 'receipt skips --write-baseline' and commit .skips-baseline.json" in no_baseline.out
+    written = repo.run("receipt", "skips", "--write-baseline")
+    assert written.code == 0
+    assert "wrote .skips-baseline.json with 1 existing finding(s)" in written.out
+    baseline = json.loads((repo.path / ".skips-baseline.json").read_text())
+    assert baseline["findings"] == [{"path": "tests/test_a.py", "rule": "SKP001",
+                                     "text": "@pytest.mark.skip"}]
+    repo.commit("baseline", ".skips-baseline.json")
+    assert repo.run(HOOK).code == 0
+    # unrelated edits move the line; the baseline is keyed by text, not line number
+    (repo.path / "tests/test_a.py").write_text("import pytest\n\n\n@pytest.mark.skip\n"
+                                               "def test_a():\n    assert f()\n")
+    repo.commit("move it")
+    assert repo.run(HOOK).code == 0
+    (repo.path / "tests/test_a.py").write_text("@pytest.mark.skip\ndef test_a():\n    assert f()\n"
+                                               "\n\n@pytest.mark.skip\ndef test_b():\n"
+                                               "    assert g()\n")
+    repo.commit("a new skip committed with --no-verify")
+    result = repo.run(HOOK, "tests/test_a.py")
+    assert result.code == 1
+    assert result.out.startswith("tests/test_a.py:6:2: SKP001")
+
+
+def test_range_mode_and_a_commit_refused_through_the_framework(
+        repo: Repo, hook_repo: tuple[str, str]) -> None:
+    repo.write(".pre-commit-config.yaml", precommit_config(hook_repo, HOOK))
+    base = repo.commit("config")
+    assert repo.run("pre-commit", "install").code == 0
+    repo.write("src/cart.test.js", "it.only('pays', () => {\n  expect(pay()).toBe(1);\n});\n")
+    repo.git("add", "-A")
+    refused = repo.run("git", "commit", "-m", "focus")
+    assert refused.code == 1
+    assert "src/cart.test.js:1:1: SKP002 focused test" in refused.both
+    sneaked = repo.run("git", "commit", "-q", "--no-verify", "-m", "focus")
+    assert sneaked.code == 0
+    head = repo.git("rev-parse", "HEAD")
+    ranged = repo.run("pre-commit", "run", HOOK, "--from-ref", base, "--to-ref", head)
+    assert ranged.code == 1
+    assert "src/cart.test.js:1:1: SKP002" in ranged.both
+    direct = repo.run(HOOK, "--from-ref", base, "--to-ref", head)
+    assert direct.code == 1
+    path, rev = hook_repo
+    tried = repo.run("pre-commit", "try-repo", path, HOOK, "--ref", rev, "--from-ref", base,
+                     "--to-ref", head)
+    assert tried.code == 1
+    all_files = repo.run("pre-commit", "run", HOOK, "--all-files", "--verbose")
+    assert all_files.code == 0  # no baseline yet: says how to make one
+    assert "receipt skips --write-baseline" in all_files.both
+
+
+def test_files_scope_the_scan(repo: Repo) -> None:
+    repo.commit("init")
+    stage(repo, "tests/test_a.py", "@pytest.mark.skip\ndef test_a():\n    assert f()\n")
+    stage(repo, "tests/test_b.py", "def test_b():\n    assert g()\n")
+    assert repo.run(HOOK, "tests/test_b.py").code == 0
+    assert repo.run(HOOK, "tests/test_a.py").code == 1
+
+
+def test_merge_scans_the_resolution_not_the_merged_branch(repo: Repo) -> None:
+    commit_files(repo, "init", {"tests/test_a.py": "def test_a():\n    assert f()\n"})
+    repo.git("checkout", "-q", "-b", "other")
+    commit_files(repo, "their skip",
+                 {"tests/test_b.py": "@pytest.mark.skip\ndef test_b():\n    assert g()\n"})
+    repo.git("checkout", "-q", "main")
+    commit_files(repo, "ours", {"tests/test_a.py": "def test_a():\n    assert f() == 1\n"})
+    repo.run("git", "merge", "--no-commit", "--no-ff", "other")
+    assert repo.run(HOOK).code == 0
+    stage(repo, "tests/test_c.py", "it_is = 1\n@pytest.mark.skip\ndef test_c():\n    assert h()\n")
+    result = repo.run(HOOK)
+    assert result.code == 1
+    assert "tests/test_c.py:2:2: SKP001" in result.out
+    assert "test_b.py" not in result.out
+
+
+ODD_NAMES = ["tests/test with space.py", "tests/tést_ünïcode.py", "tests/new\nline_test.py"]
+
+
+@pytest.mark.parametrize("name", ODD_NAMES)
+def test_odd_file_names(repo: Repo, name: str) -> None:
+    repo.commit("init")
+    stage(repo, name, "@pytest.mark.skip\ndef test_a():\n    assert f()\n")
+    result = repo.run(HOOK)
+    assert result.code == 1
+    assert f"{name}:1:2: SKP001" in result.out
+
+
+def test_odd_content_is_normal_input(repo: Repo) -> None:
+    repo.commit("init")
+    stage(repo, "tests/test_crlf.py", "@pytest.mark.skip\r\ndef test_a():\r\n    assert f()\r\n")
+    (repo.path / "tests").mkdir(exist_ok=True)
+    (repo.path / "tests/test_bytes.py").write_bytes(b"x = '\xff\xfe'\n@pytest.mark.skip\n"
+                                                    b"def test_b():\n    pass\n")
+    (repo.path / "tests/test_nul.py").write_bytes(b"\x00\x01binary@pytest.mark.skip\n")
+    (repo.path / "src").mkdir()
+    (repo.path / "src/bundle.min.js").write_text("it.only(1);" + "x" * 5_000_000 + "\n")
+    (repo.path / "tests/link.py").symlink_to("test_crlf.py")
+    repo.git("add", "-A")
+    result = repo.run(HOOK, timeout=60)
+    assert "Traceback" not in result.both
+    assert result.code == 1
+    assert "tests/test_crlf.py:1:2: SKP001" in result.out
+    assert "tests/test_bytes.py:2:2: SKP001" in result.out
+    assert "tests/test_bytes.py:4:1: SKP004" in result.out
+    assert "test_nul" not in result.out
+    assert "bundle.min.js" not in result.out
+
+
+def test_unborn_branch_detached_head_and_deleted_files(repo: Repo) -> None:
+    stage(repo, "tests/test_a.py", "@pytest.mark.skip\ndef test_a():\n    assert f()\n")
+    assert repo.run(HOOK).code == 1  # the first commit on an unborn branch
+    repo.git("commit", "-q", "--no-verify", "-m", "first")
+    repo.git("checkout", "-q", "--detach")
+    repo.git("rm", "-q", "tests/test_a.py")
+    result = repo.run(HOOK)
+    assert result.code == 0, result.out
+
+
+def test_json_and_github_annotations(repo: Repo) -> None:
+    repo.commit("init")
+    stage(repo, "tests/test_a.py", "@pytest.mark.skip\ndef test_a():\n    assert f()\n")
+    doc = json.loads(repo.run(HOOK, "--format", "json").out)
+    assert doc["exit_code"] == 1
+    assert doc["findings"][0] == {"message": "tests/test_a.py:1:2: SKP001 test skipped with "
+                                             "pytest.mark.skip", "code": 1, "kind": "SKP001",
+                                  "path": "tests/test_a.py", "line": 1, "col": 2}
+    annotated = repo.run(HOOK, env={"GITHUB_ACTIONS": "true"})
+    assert ("::error file=tests/test_a.py,line=1,col=2,title=SKP001::tests/test_a.py:1:2: "
+            "SKP001 test skipped with pytest.mark.skip") in annotated.out
+
+
+def test_list_rules_prints_every_rule(repo: Repo) -> None:
+    result = repo.run("receipt", "skips", "--list-rules")
+    assert result.code == 0
+    for rule_number in range(1, 10):
+        assert f"SKP00{rule_number}  " in result.out
+    assert result.out.count("e.g. ") == len(RULES) + len(CHANGE_RULES)
+
+
+def test_usage_errors_exit_1(repo: Repo) -> None:
+    repo.commit("init")
+    result = repo.run(HOOK, "--from-ref", "HEAD")
+    assert result.code == 1
+    assert result.out == "no-inserted-skips: --from-ref and --to-ref go together\n"
+    assert repo.run(HOOK, "--ticket-pattern", "(").code == 1
