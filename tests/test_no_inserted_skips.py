@@ -81,7 +81,8 @@ def test_rules_about_removals(repo: Repo, rule: Rule) -> None:
 
 
 TRAPS = [
-    ("app/models/payment.rb", "def settle\n  Payment.pending.each(&:retry!)\n  skip_fees = true\nend\n"),
+    ("app/models/payment.rb",
+     "def settle\n  Payment.pending.each(&:retry!)\n  skip_fees = true\nend\n"),
     ("spec/payment_spec.rb", "it 'settles' do\n  expect(Payment.pending).to be_empty\nend\n"),
     ("pay/pay.go", "func Run(o Options) {\n\to.Skip(3)\n}\n"),
     ("src/map.js", "const m = xitiViewMap(1);\nconst f = fitBounds(m);\n"),
