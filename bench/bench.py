@@ -45,6 +45,11 @@ def timed(argv: Sequence[str], cwd: Path) -> float:
 
 def compare(title: str, ours: Sequence[str], peer: Sequence[str], cwd: Path, runs: int,
             target: str, before_each: Callable[[], None] | None = None) -> None:
+    # a command that fails fast would time well: both must succeed before they are timed
+    for argv in (ours, peer):
+        code = sh(argv, cwd)
+        if code != 0:
+            raise SystemExit(f"bench: {' '.join(argv)[:80]} exited {code} in {cwd}")
     mine: list[float] = []
     theirs: list[float] = []
     for _ in range(runs):
@@ -107,11 +112,33 @@ def bench_commit_stage(root: Path, runs: int) -> None:
     repo = staged_commit(root, "typical", files=20, lines_per_file=25)
     files = staged_files(repo)
     large = [str(BIN / "check-added-large-files"), *files]
+    compare("no-inserted-skips (20 files, 500 added lines) vs large-files",
+            [str(BIN / "no-inserted-skips"), *files], large, repo, runs, "target <= 1.0x")
     compare("require-ledger-hypothesis (no src/, no ledger) vs large-files",
             [str(BIN / "require-ledger-hypothesis")], large, repo, runs, "target <= 1.0x")
     compare("require-ledger-hypothesis vs git diff --cached (floor)",
             [str(BIN / "require-ledger-hypothesis")], ["git", "diff", "--cached"], repo, runs,
             "(python start-up is most of it)")
+
+
+def bench_large_change(root: Path, runs: int) -> None:
+    """Added lines at scale: against git's own diff, and whether the cost grows linearly."""
+    floor = ["git", "diff", "--cached", "-U0"]
+    per_line: list[str] = []
+    for total in (25_000, 50_000, 100_000):
+        repo = staged_commit(root, f"large{total}", files=100, lines_per_file=total // 100)
+        ours = [str(BIN / "no-inserted-skips")]
+        if sh(ours, repo) != 0:
+            raise SystemExit(f"bench: no-inserted-skips failed in {repo}")
+        mine = statistics.median(timed(ours, repo) for _ in range(max(runs // 3, 3)))
+        base = statistics.median(timed(floor, repo) for _ in range(max(runs // 3, 3)))
+        per_line.append(f"{mine / total * 1e6:.1f}")
+        if total == 100_000:
+            print(f"{'no-inserted-skips, 100k added lines vs git diff --cached -U0':<58} "
+                  f"{mine * 1000:8.1f} ms {base * 1000:8.1f} ms {mine / base:7.2f}x   "
+                  f"target <= 10x")
+    print(f"{'no-inserted-skips: us per added line at 25k/50k/100k':<58} "
+          f"{' / '.join(per_line):>31}   (flat = linear)")
 
 
 def bench_fuse(root: Path, runs: int) -> None:
@@ -152,6 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="receipt-bench-") as tmp:
         bench_receipts(Path(tmp), args.runs)
         bench_commit_stage(Path(tmp), args.runs)
+        bench_large_change(Path(tmp), args.runs)
         bench_fuse(Path(tmp), args.runs)
     return 0
 

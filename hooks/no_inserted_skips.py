@@ -114,24 +114,35 @@ class FileScan:
                 return code[i]
         return ""
 
-    def hits(self, added: Iterable[tuple[int, str]]) -> list[Hit]:
+    def candidates(self, added: Iterable[tuple[int, str]]) -> list[tuple[int, str, Pack, Rule]]:
+        """Rules matching the raw added lines: needs no file content, and most lines stop at
+        the needle check. ``hits`` then confirms each on the lexed line."""
+        found: list[tuple[int, str, Pack, Rule]] = []
+        for pack in self.packs:
+            checks = [(rule, rule.needles or ("",), rule.pattern.search) for rule in pack.rules
+                      if not (rule.files and not rule.files.search(self.path))]
+            gate = pack.gate.search
+            for number, raw in added:  # hot loop: plain loops, no calls it can avoid
+                if len(raw) > MAX_LINE or not gate(raw):
+                    continue
+                for rule, needles, search in checks:
+                    for needle in needles:
+                        if needle in raw:
+                            if search(raw):
+                                found.append((number, raw, pack, rule))
+                            break
+        return found
+
+    def hits(self, candidates: Iterable[tuple[int, str, Pack, Rule]]) -> list[Hit]:
         found: list[Hit] = []
-        for number, raw in added:
-            if len(raw) > MAX_LINE:
+        for number, raw, pack, rule in candidates:
+            m = rule.pattern.search(self.layer(pack, rule.scope, number))
+            if not m:
                 continue
-            for pack in self.packs:
-                for rule in pack.rules:
-                    if rule.files and not rule.files.search(self.path):
-                        continue
-                    if not rule.pattern.search(raw):  # cheap: most added lines stop here
-                        continue
-                    m = rule.pattern.search(self.layer(pack, rule.scope, number))
-                    if not m:
-                        continue
-                    if rule.previous and not rule.previous.search(
-                            self.previous_code(pack, number)):
-                        continue
-                    found.append(Hit(self.path, number, m.start() + 1, rule, raw))
+            if rule.previous and not rule.previous.search(
+                    self.previous_code(pack, number)):
+                continue
+            found.append(Hit(self.path, number, m.start() + 1, rule, raw))
         return found
 
     def allowance_for(self, hit: Hit, ticket: re.Pattern[str]) -> Allowance | None:
@@ -203,23 +214,20 @@ def scan_change(diffs: Sequence[git_repo.FileDiff], only: set[str] | None, targe
     if merging:  # scan what the resolution adds, not what the merged branch brought
         theirs = git_repo.blobs(f"MERGE_HEAD:{d.path}" for d, _, _ in todo)
     results: list[tuple[Hit, FileScan]] = []
-    scans: list[tuple[FileScan, list[tuple[int, str]], git_repo.FileDiff]] = []
+    scans = []
     for diff, packs, all_added in todo:
         added = all_added
         if merging:
             merged_lines = set((decode(theirs.get(f"MERGE_HEAD:{diff.path}")) or "").split("\n"))
             added = [(n, t) for n, t in all_added if t not in merged_lines]
-        scans.append((FileScan(diff.path, packs, None), added, diff))
+        scan = FileScan(diff.path, packs, None)
+        scans.append((scan, added, diff, scan.candidates(added)))
     # fetch the staged (or target) content only of files with a candidate line
-    candidates = [s for s, added, _ in scans
-                  if any(r.pattern.search(t) for _, t in added if len(t) <= MAX_LINE
-                         for p in s.packs for r in p.rules)]
     prefix = f"{target}:" if target else ":"
-    contents = git_repo.blobs(prefix + s.path for s in candidates)
-    for scan in candidates:
+    contents = git_repo.blobs(prefix + s.path for s, _, _, c in scans if c)
+    for scan, added, diff, candidates in scans:
         scan.text = decode(contents.get(prefix + scan.path))
-    for scan, added, diff in scans:
-        found = scan.hits(added) if scan.text is not None else []
+        found = scan.hits(candidates) if candidates and scan.text is not None else []
         if not diff.deleted:
             found += change_hits(diff, scan.packs, added)
         if found and scan.text is None:
@@ -245,7 +253,7 @@ def scan_whole_files(paths: Iterable[str]) -> list[tuple[Hit, FileScan]]:
             continue
         scan = FileScan(path, packs, text)
         lines = list(enumerate(scan.raw_lines(), 1))
-        results += [(hit, scan) for hit in scan.hits(lines)]
+        results += [(hit, scan) for hit in scan.hits(scan.candidates(lines))]
     return results
 
 

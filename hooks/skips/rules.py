@@ -23,14 +23,81 @@ RULE_TITLES = {
 }
 
 
+class LazyRegex:
+    """A regex compiled on first use: importing every pack must not compile every pattern."""
+
+    __slots__ = ("_compiled", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source)
+        return self._compiled
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
+
+
+def required_literals(source: str) -> tuple[str, ...] | None:
+    """Any-of literals that every match of SOURCE must contain, or None.
+
+    Walks the parse tree: a run of literal characters in a sequence is required; a group is
+    required when its content is; an alternation gives one literal per branch, and only when
+    every branch has one. Of the candidates in a sequence, the most selective is kept.
+    """
+    try:
+        from re import _parser as sre  # type: ignore[attr-defined]  # Python >= 3.11
+    except ImportError:  # pragma: no cover  # Python 3.9, 3.10
+        import sre_parse as sre
+    from re import _constants as const  # type: ignore[attr-defined]
+
+    def of_sequence(items: object) -> tuple[str, ...] | None:
+        candidates: list[tuple[str, ...]] = []
+        run: list[str] = []
+
+        def flush() -> None:
+            if len(run) >= 2:
+                candidates.append(("".join(run),))
+            run.clear()
+
+        for op, av in items:  # type: ignore[attr-defined]
+            if op is const.LITERAL:
+                run.append(chr(av))
+                continue
+            flush()
+            found: tuple[str, ...] | None = None
+            if op is const.SUBPATTERN:
+                found = of_sequence(av[-1])
+            elif op is const.BRANCH:
+                branches = [of_sequence(b) for b in av[1]]
+                if all(branches):
+                    found = tuple(n for b in branches if b for n in b)
+            elif op in (const.MAX_REPEAT, const.MIN_REPEAT) and av[0] >= 1:
+                found = of_sequence(av[2])
+            if found:
+                candidates.append(found)
+        flush()
+        if not candidates:
+            return None
+        return max(candidates, key=lambda c: min(len(n) for n in c))
+
+    if "(?i" in source:  # case-folded literals would need case-folded checks
+        return None
+    return of_sequence(sre.parse(source))
+
+
 class Rule:
     """One pattern. ``scope`` says what it reads: the line's code (strings blanked, comments
     gone), its comment text, or the raw line (for patterns that live inside strings).
     ``previous``, when set, must match the nearest non-blank code line above.
     ``files``, when set, limits the rule to paths it matches."""
 
-    __slots__ = ("bad", "before", "files", "good", "id", "message", "pattern", "previous",
-                 "sample", "scope")
+    __slots__ = ("_needles", "_pattern", "bad", "before", "files", "good", "id", "message",
+                 "previous", "sample", "scope", "source")
 
     def __init__(self, rule_id: str, message: str, pattern: str, bad: str, good: str, *,
                  scope: str = "code", files: str | None = None,
@@ -39,21 +106,38 @@ class Rule:
         assert rule_id in RULE_TITLES, rule_id  # noqa: S101  # a typo in the data is our bug
         self.id = rule_id
         self.message = message
-        self.pattern = re.compile(pattern)
+        self.source = pattern
+        self._pattern: re.Pattern[str] | None = None
+        self._needles: tuple[str, ...] | bool | None = False
         self.bad = bad
         self.good = good
         self.scope = scope
-        self.files = re.compile(files) if files else None
-        self.previous = re.compile(previous) if previous else None
+        self.files = LazyRegex(files) if files else None
+        self.previous = LazyRegex(previous) if previous else None
         self.sample = sample  # where its examples are staged, when not the pack's sample
         self.before = before  # committed before the example is staged (rules about removals)
+
+    @property
+    def needles(self) -> tuple[str, ...] | None:
+        """Literal substrings, one of which every match contains (from the regex's own parse
+        tree); None when there is none to rely on."""
+        if self._needles is False:
+            self._needles = required_literals(self.source)
+        return self._needles if isinstance(self._needles, tuple) else None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """Compiled on first use: a commit only pays for the packs of the files it touches."""
+        if self._pattern is None:
+            self._pattern = re.compile(self.source)
+        return self._pattern
 
 
 class Pack:
     """The rules of one ecosystem and the files they apply to."""
 
-    __slots__ = ("assertion", "extensions", "family", "name", "paths", "rules", "sample",
-                 "test_definition", "test_files")
+    __slots__ = ("_gate", "_needles", "assertion", "extensions", "family", "name", "paths", "rules",
+                 "sample", "test_definition", "test_files")
 
     def __init__(self, name: str, *, family: str, extensions: Sequence[str] = (),
                  paths: str | None = None, sample: str, rules: Sequence[Rule],
@@ -62,12 +146,38 @@ class Pack:
         self.name = name
         self.family = family
         self.extensions = frozenset(extensions)
-        self.paths = re.compile(paths) if paths else None
+        self.paths = LazyRegex(paths) if paths else None
         self.sample = sample  # the file name examples are staged under
         self.rules = tuple(rules)
-        self.test_files = re.compile(test_files) if test_files else None
-        self.assertion = re.compile(assertion) if assertion else None
-        self.test_definition = re.compile(test_definition) if test_definition else None
+        self.test_files = LazyRegex(test_files) if test_files else None
+        self.assertion = LazyRegex(assertion) if assertion else None
+        self.test_definition = LazyRegex(test_definition) if test_definition else None
+        self._needles: tuple[str, ...] | bool | None = False  # False: not computed yet
+        self._gate: re.Pattern[str] | None = None
+
+    @property
+    def gate(self) -> re.Pattern[str]:
+        """One literal alternation of every rule's needles: a line it does not match cannot
+        match any rule of the pack (matches everything when some rule has no needle)."""
+        if self._gate is None:
+            needles = self.needles
+            self._gate = re.compile("|".join(re.escape(n) for n in needles) if needles else "")
+        return self._gate
+
+    @property
+    def needles(self) -> tuple[str, ...] | None:
+        """Substrings one of which is in every line some rule of the pack matches; None when a
+        rule has no such literal. ``in`` checks cost a fraction of a regex search."""
+        if self._needles is False:
+            found: list[str] = []
+            for rule in self.rules:
+                if rule.needles is None:
+                    found = []
+                    self._needles = None
+                    return None
+                found += rule.needles
+            self._needles = tuple(dict.fromkeys(found))
+        return self._needles if isinstance(self._needles, tuple) else None
 
     def covers(self, path: str) -> bool:
         ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
