@@ -277,6 +277,10 @@ def parse_diff(out: bytes) -> list[FileDiff]:
     new_line = 0
     in_hunk = False
     for line in out.split(b"\n"):
+        if in_hunk and current is not None and line[:1] == b"+":  # the hot path: added lines
+            current.added.append((new_line, line[1:]))
+            new_line += 1
+            continue
         if line.startswith(b"diff --git "):
             current, in_hunk = None, False
             continue
