@@ -17,6 +17,7 @@ import re
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from collections.abc import Sequence
 
 from hooks import git_repo
@@ -225,24 +226,22 @@ def build_parser() -> ArgumentParser:
     return parser
 
 
-def _positive_int(text: str) -> int:
+def _positive(text: str, convert: Callable[[str], float], what: str, least: str) -> float:
     try:
-        value = int(text)
+        value = convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be {least}: {text!r}")
     return value
+
+
+def _positive_int(text: str) -> int:
+    return int(_positive(text, int, "a whole number", "at least 1"))
 
 
 def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be more than 0: {text!r}")
-    return value
+    return _positive(text, float, "a number of seconds", "more than 0")
 
 
 class Config:
