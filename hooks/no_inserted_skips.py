@@ -124,17 +124,17 @@ class FileScan:
         for pack in self.packs:
             # a comment rule needs a comment marker on the line: one needle for them all
             markers = COMMENT_MARKERS.get(pack.family, ("",))
-            checks = [(rule, markers if rule.scope == "comment" else rule.needles or ("",),
-                       rule.pattern.search) for rule in pack.rules
+            checks = [(rule, markers if rule.scope == "comment" else rule.needles or ("",))
+                      for rule in pack.rules
                       if not (rule.files and not rule.files.search(self.path))]
             gate = pack.gate.search
             for number, raw in added:  # hot loop: plain loops, no calls it can avoid
                 if len(raw) > MAX_LINE or not gate(raw):
                     continue
-                for rule, needles, search in checks:
+                for rule, needles in checks:
                     for needle in needles:
-                        if needle in raw:
-                            if search(raw):
+                        if needle in raw:  # only now is the rule's regex compiled and run
+                            if rule.pattern.search(raw):
                                 found.append((number, raw, pack, rule))
                             break
         return found
