@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
-
 from hooks import check_receipt
 from hooks import git_repo
 from hooks import receipts
+from hooks.output import ArgumentParser
 from hooks.output import warn
 
 
@@ -45,8 +44,7 @@ def show(receipt_arg: str | None) -> int:
         for key, value in rows:
             print(f"{key.ljust(width)}  {value}")
         print()
-    args = argparse.Namespace(git_pre_push=False, rev=["HEAD"], receipt=receipt_arg,
-                              max_age=None, require_command=None, require_platform=None,
-                              allow_narrowing=False, require_tests=False,
-                              format="text")
-    return check_receipt.check(args)
+    parser = ArgumentParser(prog="receipt show")
+    check_receipt.add_arguments(parser)
+    check_args = ["--rev", "HEAD", *(["--receipt", receipt_arg] if receipt_arg else [])]
+    return check_receipt.check(parser.parse_args(check_args))
