@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from conftest import Repo
@@ -306,3 +307,23 @@ def test_usage_errors_exit_1(repo: Repo) -> None:
     assert result.code == 1
     assert result.out == "no-inserted-skips: --from-ref and --to-ref go together\n"
     assert repo.run(HOOK, "--ticket-pattern", "(").code == 1
+
+
+def test_worktree_and_submodule(repo: Repo, tmp_path: Path) -> None:
+    library = Repo(tmp_path / "library")
+    library.write("tests/test_lib.py", "@pytest.mark.skip\ndef test_lib():\n    assert f()\n")
+    library.commit("library with a skip of its own")
+    repo.commit("init")
+    added = repo.run("git", "submodule", "add", "-q", str(library.path), "vendor/library")
+    assert added.code == 0, added.err
+    result = repo.run(HOOK)  # the gitlink is staged, not the submodule's files
+    assert result.code == 0, result.out
+    repo.git("commit", "-q", "-m", "add submodule")
+    worktree = tmp_path / "wt"
+    repo.git("worktree", "add", "-q", "-b", "side", str(worktree))
+    (worktree / "tests").mkdir()
+    (worktree / "tests/test_w.py").write_text("def test_w():\n    assert True\n")
+    repo.run("git", "add", "-A", cwd=worktree)
+    in_worktree = repo.run(HOOK, cwd=worktree)
+    assert in_worktree.code == 1
+    assert "tests/test_w.py:2:1: SKP004 assertion that cannot fail" in in_worktree.out
