@@ -31,9 +31,6 @@ if TYPE_CHECKING:
 BASELINE = ".skips-baseline.json"
 DEFAULT_TICKET = r"[A-Z][A-Z0-9]+-\d+|#\d+|https?://\S+/(?:issues|pull|pulls|merge_requests)/\d+"
 MAX_LINE = 20_000  # longer lines are minified bundles, not tests
-COMMENT_MARKERS = {"python": ("#",), "ruby": ("#",), "conf": ("#",), "js": ("//", "/*", "*"),
-                   "go": ("//", "/*", "*"), "c": ("//", "/*", "*"), "jvm": ("//", "/*", "*"),
-                   "php": ("//", "#", "/*", "*")}
 _ALLOW = re.compile(r"receipt:\s*allow\b(?P<ids>[^\n]*?)(?:\s--\s*(?P<reason>.*?))?\s*(?:\*/)?$")
 _IDS = re.compile(r"\bSKP\d{3}\b")
 
@@ -122,10 +119,7 @@ class FileScan:
         the needle check. ``hits`` then confirms each on the lexed line."""
         found: list[tuple[int, str, Pack, Rule]] = []
         for pack in self.packs:
-            # a comment rule needs a comment marker on the line: one needle for them all
-            markers = COMMENT_MARKERS.get(pack.family, ("",))
-            checks = [(rule, markers if rule.scope == "comment" else rule.needles or ("",))
-                      for rule in pack.rules
+            checks = [(rule, pack.needles_of(rule) or ("",)) for rule in pack.rules
                       if not (rule.files and not rule.files.search(self.path))]
             gate = pack.gate.search
             for number, raw in added:  # hot loop: plain loops, no calls it can avoid

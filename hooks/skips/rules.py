@@ -23,6 +23,14 @@ RULE_TITLES = {
 }
 
 
+# Where a comment can start, by lexer family: a rule about comments needs one on the line.
+COMMENT_MARKERS: dict[str, tuple[str, ...]] = {
+    "python": ("#",), "ruby": ("#",), "conf": ("#",), "php": ("//", "#", "/*", "*"),
+    "js": ("//", "/*", "*"), "go": ("//", "/*", "*"), "c": ("//", "/*", "*"),
+    "jvm": ("//", "/*", "*"),
+}
+
+
 class LazyRegex:
     """A regex compiled on first use: importing every pack must not compile every pattern."""
 
@@ -164,6 +172,13 @@ class Pack:
             self._gate = re.compile("|".join(re.escape(n) for n in needles) if needles else "")
         return self._gate
 
+    def needles_of(self, rule: Rule) -> tuple[str, ...] | None:
+        """What must be on a raw line before RULE can match it: a comment marker for a rule
+        about comments, else the literals of the rule's regex."""
+        if rule.scope == "comment":
+            return COMMENT_MARKERS.get(self.family)
+        return rule.needles
+
     @property
     def needles(self) -> tuple[str, ...] | None:
         """Substrings one of which is in every line some rule of the pack matches; None when a
@@ -171,11 +186,11 @@ class Pack:
         if self._needles is False:
             found: list[str] = []
             for rule in self.rules:
-                if rule.needles is None:
-                    found = []
+                needles = self.needles_of(rule)
+                if needles is None:
                     self._needles = None
                     return None
-                found += rule.needles
+                found += needles
             self._needles = tuple(dict.fromkeys(found))
         return self._needles if isinstance(self._needles, tuple) else None
 
