@@ -344,14 +344,14 @@ def report(results: list[tuple[Hit, FileScan]], *, allow: bool, ticket: re.Patte
 
 
 def list_rules() -> int:
-    from hooks.skips import PACKS
+    from hooks.skips import all_packs
     from hooks.skips.rules import CHANGE_RULES
     from hooks.skips.rules import RULE_TITLES
 
     for rule_id, title in RULE_TITLES.items():
         print(f"{rule_id}  {title}")
         seen: set[int] = set()
-        for pack in PACKS:
+        for pack in all_packs():
             for rule in pack.rules:
                 if rule.id != rule_id or id(rule) in seen:
                     continue

@@ -12,7 +12,7 @@ import pytest
 from conftest import Repo
 from conftest import precommit_config
 
-from hooks.skips import PACKS
+from hooks.skips import all_packs
 from hooks.skips.rules import CHANGE_RULES
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
@@ -22,7 +22,7 @@ HOOK = "no-inserted-skips"
 
 def all_rules() -> Iterator[tuple[Pack, Rule]]:
     seen: set[int] = set()
-    for pack in PACKS:
+    for pack in all_packs():
         for rule in pack.rules:
             if id(rule) not in seen:
                 seen.add(id(rule))

@@ -1,42 +1,73 @@
-"""The skip guard's rule packs, one module per ecosystem, and how a file finds its packs."""
+"""The skip guard's rule packs, one module per ecosystem, and how a file finds its packs.
+
+Which files each pack reads is kept here, apart from the rules, so that a commit imports and
+compiles only the packs its files need.
+"""
 
 from __future__ import annotations
 
-from hooks.skips import ci
-from hooks.skips import cpp
-from hooks.skips import dotnet
-from hooks.skips import go
-from hooks.skips import js
-from hooks.skips import jvm
-from hooks.skips import php
-from hooks.skips import python
-from hooks.skips import ruby
-from hooks.skips import rust
-from hooks.skips import swift
+import importlib
+import re
+
 from hooks.skips.rules import RULE_TITLES
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
-PACKS: tuple[Pack, ...] = (
-    python.PACK, js.PACK, go.PACK, rust.PACK, ruby.PACK, jvm.PACK, dotnet.PACK, php.PACK,
-    swift.PACK, cpp.PACK, *ci.PACKS,
-)
+_CONF_FILES = (r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)([^/]*\.)?gitlab-ci\.ya?ml$"
+               r"|(^|/)azure-pipelines[^/]*\.ya?ml$|(^|/)\.circleci/config\.ya?ml$"
+               r"|(^|/)bitbucket-pipelines\.ya?ml$|(^|/)(GNUm|M|m)akefile$|\.mk$"
+               r"|(^|/)(tox|pytest|setup)\.(ini|cfg)$|(^|/)pyproject\.toml$")
+
+# pack name: (module, extensions, path regex)
+FILES: dict[str, tuple[str, tuple[str, ...], str | None]] = {
+    "python": ("python", ("py", "pyi"), None),
+    "javascript": ("js", ("js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts"), None),
+    "go": ("go", ("go",), None),
+    "rust": ("rust", ("rs",), None),
+    "ruby": ("ruby", ("rb",), None),
+    "jvm": ("jvm", ("java", "kt", "kts", "groovy", "scala"), None),
+    "dotnet": ("dotnet", ("cs", "fs", "vb"), None),
+    "php": ("php", ("php",), None),
+    "swift": ("swift", ("swift",), None),
+    "cpp": ("cpp", ("c", "cc", "cpp", "cxx", "c++", "h", "hh", "hpp", "hxx"), None),
+    "ci": ("ci", (), _CONF_FILES),
+    "ci-json": ("ci", (), r"(^|/)package\.json$"),
+    "ci-js": ("ci", (), r"(^|/)(jest|vitest|playwright|cypress)\.config\.[cm]?[jt]s$"),
+    "ci-python": ("ci", (), r"(^|/)(conftest|noxfile)\.py$"),
+}
 
 # identify's tags for files whose name says nothing (no extension: a script with a shebang)
-_TAG_PACKS = {"python": python.PACK, "javascript": js.PACK, "ruby": ruby.PACK, "php": php.PACK}
+_TAG_PACKS = {"python": "python", "javascript": "javascript", "ruby": "ruby", "php": "php"}
 
-__all__ = ["PACKS", "RULE_TITLES", "Pack", "Rule", "packs_for"]
+__all__ = ["FILES", "RULE_TITLES", "Pack", "Rule", "all_packs", "packs_for"]
+
+
+def load(name: str) -> Pack:
+    module = importlib.import_module(f"hooks.skips.{FILES[name][0]}")
+    packs: tuple[Pack, ...] = getattr(module, "PACKS", None) or (module.PACK,)
+    return next(p for p in packs if p.name == name)
+
+
+def all_packs() -> list[Pack]:
+    return [load(name) for name in FILES]
+
+
+def _names_for(path: str) -> list[str]:
+    base = path.rsplit("/", 1)[-1]
+    ext = base.rsplit(".", 1)[-1].lower() if "." in base else ""
+    return [name for name, (_m, extensions, paths) in FILES.items()
+            if ext in extensions or (paths and re.search(paths, path))]
 
 
 def packs_for(path: str) -> list[Pack]:
     """The packs whose rules apply to PATH: by name and extension, else by identify's tags."""
-    found = [pack for pack in PACKS if pack.covers(path)]
-    if found or "." in path.rsplit("/", 1)[-1]:
-        return found
-    try:
-        from identify import identify  # only for extensionless files: it costs an import
+    names = _names_for(path)
+    if not names and "." not in path.rsplit("/", 1)[-1]:
+        try:
+            from identify import identify  # only for extensionless files: it costs an import
 
-        tags = identify.tags_from_path(path)
-    except (ImportError, ValueError, OSError):
-        return []
-    return [pack for tag, pack in _TAG_PACKS.items() if tag in tags]
+            tags = identify.tags_from_path(path)
+        except (ImportError, ValueError, OSError):
+            tags = set()
+        names = [pack for tag, pack in _TAG_PACKS.items() if tag in tags]
+    return [load(name) for name in names]

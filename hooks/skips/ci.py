@@ -62,17 +62,11 @@ RULES = (
          "[testenv]\ncommands = pytest\n", sample="tox.ini"),
 )
 
-_CONF_FILES = (r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)([^/]*\.)?gitlab-ci\.ya?ml$"
-               r"|(^|/)azure-pipelines[^/]*\.ya?ml$|(^|/)\.circleci/config\.ya?ml$"
-               r"|(^|/)bitbucket-pipelines\.ya?ml$|(^|/)(GNUm|M|m)akefile$|\.mk$"
-               r"|(^|/)(tox|pytest|setup)\.(ini|cfg)$|(^|/)pyproject\.toml$")
 
 PACKS = (
-    Pack("ci", family="conf", paths=_CONF_FILES, sample=WORKFLOW, rules=RULES),
-    Pack("ci-json", family="json", paths=r"(^|/)package\.json$", sample="package.json",
+    Pack("ci", family="conf", sample=WORKFLOW, rules=RULES),
+    Pack("ci-json", family="json", sample="package.json", rules=RULES),
+    Pack("ci-js", family="js", sample="jest.config.js", rules=RULES),
+    Pack("ci-python", family="python", sample="tests/conftest.py",
          rules=RULES),
-    Pack("ci-js", family="js", sample="jest.config.js", rules=RULES,
-         paths=r"(^|/)(jest|vitest|playwright|cypress)\.config\.[cm]?[jt]s$"),
-    Pack("ci-python", family="python", sample="tests/conftest.py", rules=RULES,
-         paths=r"(^|/)(conftest|noxfile)\.py$"),
 )

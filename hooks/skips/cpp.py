@@ -6,8 +6,7 @@ from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 PACK = Pack(
-    "cpp", family="c", extensions=("c", "cc", "cpp", "cxx", "c++", "h", "hh", "hpp", "hxx"),
-    sample="test/cart_test.cpp",
+    "cpp", family="c", sample="test/cart_test.cpp",
     test_files=r"(_test|_tests|Test|Tests|_unittest)\.(c|cc|cpp|cxx)$|(^|/)tests?/",
     assertion=r"\b(?:EXPECT|ASSERT)_\w+\s*\(|\b(?:REQUIRE|CHECK)(?:_\w+)?\s*\(",
     test_definition=r"^\s*(?:TEST|TEST_F|TEST_P|TYPED_TEST|TEST_CASE|SCENARIO)\s*\(",

@@ -6,7 +6,7 @@ from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 PACK = Pack(
-    "dotnet", family="c", extensions=("cs", "fs", "vb"), sample="tests/CartTests.cs",
+    "dotnet", family="c", sample="tests/CartTests.cs",
     test_files=r"Tests?\.(cs|fs|vb)$|(^|/)tests?/|\.Tests?/",
     assertion=r"\bAssert\.\w+\s*\(|\.Should\s*\(\s*\)|\bCollectionAssert\.\w+\s*\(",
     test_definition=r"^\s*\[\s*(?:Fact|Theory|Test|TestMethod|TestCase)\b",

@@ -8,7 +8,7 @@ from hooks.skips.rules import Rule
 TEST_GO = r"_test\.go$"
 
 PACK = Pack(
-    "go", family="go", extensions=("go",), sample="pay/pay_test.go",
+    "go", family="go", sample="pay/pay_test.go",
     test_files=TEST_GO,
     assertion=r"\b\w+\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(?:assert|require)\.\w+\s*\("
               r"|\bExpect\s*\(|\bΩ\s*\(",

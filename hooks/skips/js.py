@@ -8,8 +8,7 @@ from hooks.skips.rules import Rule
 _BLOCKS = r"(?:describe|it|test|context|suite|specify)"
 
 PACK = Pack(
-    "javascript", family="js", extensions=("js", "jsx", "ts", "tsx", "mjs", "cjs", "mts", "cts"),
-    sample="src/cart.test.ts",
+    "javascript", family="js", sample="src/cart.test.ts",
     test_files=r"\.(test|spec|cy)\.[cm]?[jt]sx?$|(^|/)(__tests__|tests?|e2e|cypress)/",
     assertion=r"\bexpect\s*\(|\bassert(\.\w+)?\s*\(|\bshould\b",
     test_definition=r"^\s*(it|test|specify)\s*\(",

@@ -6,8 +6,7 @@ from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 PACK = Pack(
-    "jvm", family="jvm", extensions=("java", "kt", "kts", "groovy", "scala"),
-    sample="src/test/java/CartTest.java",
+    "jvm", family="jvm", sample="src/test/java/CartTest.java",
     test_files=r"(^|/)src/test/|Tests?\.(java|kt|groovy|scala)$|Spec\.(groovy|kt|scala)$",
     assertion=r"\bassert\w*\s*\(|\bassertThat\b|\bverify\s*\(|\bshould\w*\b|\bexpect\s*[({]",
     test_definition=r"^\s*@(?:Test|ParameterizedTest|RepeatedTest)\b",

@@ -6,7 +6,7 @@ from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 PACK = Pack(
-    "php", family="php", extensions=("php",), sample="tests/CartTest.php",
+    "php", family="php", sample="tests/CartTest.php",
     test_files=r"Test\.php$|(^|/)tests?/",
     assertion=r"\$this->assert\w*\s*\(|\bself::assert\w*\s*\(|\bexpect\s*\(",
     test_definition=r"^\s*(public\s+)?function\s+test\w*\s*\(|^\s*(test|it)\s*\(",

@@ -6,7 +6,7 @@ from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 PACK = Pack(
-    "python", family="python", extensions=("py", "pyi"), sample="tests/test_sample.py",
+    "python", family="python", sample="tests/test_sample.py",
     test_files=r"(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$|(^|/)tests?/[^/]*\.py$",
     assertion=r"^\s*(assert\b|self\.assert\w*\s*\(|(self\.)?fail\s*\(|pytest\.(raises|fail)\b)",
     test_definition=r"^\s*(async\s+)?def\s+test\w*\s*\(|^\s*class\s+Test\w*",

@@ -8,7 +8,7 @@ from hooks.skips.rules import Rule
 SPECS = r"(_spec|_test|^test_[^/]*|/test_[^/]*)\.rb$|(^|/)(spec|test)/"
 
 PACK = Pack(
-    "ruby", family="ruby", extensions=("rb",), sample="spec/cart_spec.rb",
+    "ruby", family="ruby", sample="spec/cart_spec.rb",
     test_files=SPECS,
     assertion=r"\bexpect\s*[({]|\bassert\w*\b|\.must_\w+|\bis_expected\b",
     test_definition=r"^\s*(it|specify|example|test)\b|^\s*def\s+test_\w*",

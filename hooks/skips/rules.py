@@ -142,19 +142,16 @@ class Rule:
 
 
 class Pack:
-    """The rules of one ecosystem and the files they apply to."""
+    """The rules of one ecosystem (which files it reads: ``hooks.skips.FILES``)."""
 
-    __slots__ = ("_gate", "_needles", "assertion", "extensions", "family", "name", "paths", "rules",
+    __slots__ = ("_gate", "_needles", "assertion", "family", "name", "rules",
                  "sample", "test_definition", "test_files")
 
-    def __init__(self, name: str, *, family: str, extensions: Sequence[str] = (),
-                 paths: str | None = None, sample: str, rules: Sequence[Rule],
+    def __init__(self, name: str, *, family: str, sample: str, rules: Sequence[Rule],
                  test_files: str | None = None, assertion: str | None = None,
                  test_definition: str | None = None) -> None:
         self.name = name
         self.family = family
-        self.extensions = frozenset(extensions)
-        self.paths = LazyRegex(paths) if paths else None
         self.sample = sample  # the file name examples are staged under
         self.rules = tuple(rules)
         self.test_files = LazyRegex(test_files) if test_files else None
@@ -193,10 +190,6 @@ class Pack:
                 found += needles
             self._needles = tuple(dict.fromkeys(found))
         return self._needles if isinstance(self._needles, tuple) else None
-
-    def covers(self, path: str) -> bool:
-        ext = path.rsplit(".", 1)[-1].lower() if "." in path.rsplit("/", 1)[-1] else ""
-        return ext in self.extensions or bool(self.paths and self.paths.search(path))
 
     def is_test_file(self, path: str) -> bool:
         return bool(self.test_files and self.test_files.search(path))

@@ -6,7 +6,7 @@ from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 PACK = Pack(
-    "rust", family="c", extensions=("rs",), sample="tests/pay.rs",
+    "rust", family="c", sample="tests/pay.rs",
     test_files=r"(^|/)tests/[^/]*\.rs$|_test\.rs$|(^|/)src/.*\.rs$",
     assertion=r"\b(?:assert|assert_eq|assert_ne|debug_assert\w*)!\s*\(",
     test_definition=r"^\s*#\[(?:tokio::)?test\b",

@@ -6,7 +6,7 @@ from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 PACK = Pack(
-    "swift", family="jvm", extensions=("swift",), sample="Tests/CartTests/CartTests.swift",
+    "swift", family="jvm", sample="Tests/CartTests/CartTests.swift",
     test_files=r"Tests?\.swift$|(^|/)Tests/",
     assertion=r"\bXCTAssert\w*\s*\(|#expect\s*\(|#require\s*\(",
     test_definition=r"^\s*func\s+test\w*\s*\(|^\s*@Test\b",
