@@ -140,7 +140,9 @@ def snapshot_tree(root: str, leave_out: Iterable[str] = ()) -> str:
     try:
         real_index = _real_index_path(root)
         if os.path.exists(real_index):
-            shutil.copyfile(real_index, temp_index)
+            # copy2 keeps the index's mtime: git's racy-entry check compares file mtimes with
+            # it, and a fresh mtime would make a same-size edit within the second look clean
+            shutil.copy2(real_index, temp_index)
         env = _env_with_index(temp_index)
         paths = [p for p in leave_out if p]
         git("add", "--all", "--ignore-errors", "--", ":/", cwd=root, env=env)
