@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 BASELINE = ".skips-baseline.json"
 DEFAULT_TICKET = r"[A-Z][A-Z0-9]+-\d+|#\d+|https?://\S+/(?:issues|pull|pulls|merge_requests)/\d+"
 MAX_LINE = 20_000  # longer lines are minified bundles, not tests
-_ALLOW = re.compile(r"receipt:\s*allow\b(?P<ids>[^\n]*?)(?:\s--\s*(?P<reason>.*?))?\s*(?:\*/)?$")
-_IDS = re.compile(r"\bSKP\d{3}\b")
+# compiled by re's own cache on first use: most commits never read an allowance
+_ALLOW = r"receipt:\s*allow\b(?P<ids>[^\n]*?)(?:\s--\s*(?P<reason>.*?))?\s*(?:\*/)?$"
+_IDS = r"\bSKP\d{3}\b"
 
 
 class Hit:
@@ -60,10 +61,12 @@ class Allowance:
 
 
 def parse_allowance(comment: str, line: int, ticket: re.Pattern[str]) -> Allowance | None:
-    m = _ALLOW.search(comment)
+    if "receipt:" not in comment:
+        return None
+    m = re.search(_ALLOW, comment)
     if not m:
         return None
-    ids = _IDS.findall(m.group("ids") or "")
+    ids = re.findall(_IDS, m.group("ids") or "")
     reason = (m.group("reason") or "").strip()
     if not ids:
         return Allowance(line, ids, reason, False, "it names no rule id (blanket allowances are "
@@ -309,12 +312,13 @@ def not_in_baseline(results: list[tuple[Hit, FileScan]],
 
 # ---- output ------------------------------------------------------------------------------------
 
-def report(results: list[tuple[Hit, FileScan]], *, allow: bool, ticket: re.Pattern[str],
-           fmt: str, prog: str) -> int:
+def report(results: list[tuple[Hit, FileScan]], *, allow: bool, ticket: str, fmt: str,
+           prog: str) -> int:
+    ticket_re = re.compile(ticket)
     findings: list[Finding] = []
     allowed: list[str] = []
     for hit, scan in sorted(results, key=lambda r: (r[0].path, r[0].line, r[0].rule.id)):
-        allowance = scan.allowance_for(hit, ticket) if allow else None
+        allowance = scan.allowance_for(hit, ticket_re) if allow else None
         where = f"{hit.path}:{hit.line}:{hit.col}"
         if allowance and allowance.honoured:
             allowed.append(f"allowed: {hit.path}:{hit.line}: {hit.rule.id} -- {allowance.reason}")
@@ -370,6 +374,15 @@ def list_rules() -> int:
 
 # ---- command line ------------------------------------------------------------------------------
 
+def _regex(text: str) -> str:
+    """A regex option, checked when parsed, kept as text until an allowance needs it."""
+    try:
+        re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"not a regular expression: {text!r} ({e})") from e
+    return text
+
+
 def build_parser(prog: str) -> ArgumentParser:
     parser = ArgumentParser(prog=prog, description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("filenames", nargs="*", help="limit the scan to these files")
@@ -377,7 +390,7 @@ def build_parser(prog: str) -> ArgumentParser:
     parser.add_argument("--to-ref", metavar="REV")
     parser.add_argument("--no-allow", action="store_true",
                         help="honour no 'receipt: allow' comments")
-    parser.add_argument("--ticket-pattern", type=re.compile, default=re.compile(DEFAULT_TICKET),
+    parser.add_argument("--ticket-pattern", type=_regex, default=DEFAULT_TICKET,
                         metavar="REGEX", help="what an allowance's reason must contain")
     parser.add_argument("--baseline", default=BASELINE, metavar="PATH",
                         help=f"baseline for whole-file scans (default {BASELINE})")
