@@ -117,16 +117,23 @@ class FileScan:
                 return code[i]
         return ""
 
-    def candidates(self, added: Iterable[tuple[int, str]]) -> list[tuple[int, str, Pack, Rule]]:
+    def candidates(self, added: Sequence[tuple[int, str]]) -> list[tuple[int, str, Pack, Rule]]:
         """Rules matching the raw added lines: needs no file content, and most lines stop at
         the needle check. ``hits`` then confirms each on the lexed line."""
         found: list[tuple[int, str, Pack, Rule]] = []
+        added = [(n, t) for n, t in added if len(t) <= MAX_LINE]
+        everything = "\n".join(t for _, t in added)
         for pack in self.packs:
-            checks = [(rule, pack.needles_of(rule) or ("",)) for rule in pack.rules
-                      if not (rule.files and not rule.files.search(self.path))]
+            # a rule whose needles appear nowhere in the change is out for the whole file
+            checks = [(rule, needles) for rule in pack.rules
+                      if not (rule.files and not rule.files.search(self.path))
+                      for needles in [pack.needles_of(rule) or ("",)]
+                      if any(n in everything for n in needles)]
+            if not checks:
+                continue
             gate = pack.gate.search
             for number, raw in added:  # hot loop: plain loops, no calls it can avoid
-                if len(raw) > MAX_LINE or not gate(raw):
+                if not gate(raw):
                     continue
                 for rule, needles in checks:
                     for needle in needles:
