@@ -97,13 +97,6 @@ def head_commit(cwd: str | None = None) -> str | None:
     return resolve_commit("HEAD", cwd=cwd)
 
 
-def current_branch(cwd: str | None = None) -> str | None:
-    try:
-        return git_text("symbolic-ref", "--quiet", "--short", "HEAD", cwd=cwd) or None
-    except GitError:
-        return None
-
-
 def _temp_index_path() -> str:
     """A path for a throwaway index: git will create it (it refuses an empty file)."""
     import tempfile  # only the snapshot paths need it

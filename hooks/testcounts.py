@@ -191,12 +191,6 @@ class TestCounter:
         return self._last
 
 
-def counts_from_text(text: str) -> Counts | None:
-    counter = TestCounter()
-    counter.feed(text.encode())
-    return counter.result()
-
-
 def counts_from_junit(xml_bytes: bytes) -> Counts:
     """Sum the testsuite elements of a JUnit XML report (pytest, jest-junit, surefire, ...)."""
     import xml.etree.ElementTree as ET  # only --junit needs it
