@@ -20,6 +20,7 @@ from hooks.output import Finding
 from hooks.output import first_exit_code
 from hooks.output import guarded
 from hooks.output import print_findings
+from hooks.output import regex_argument
 
 ZERO_ID = "0" * 40
 
@@ -34,9 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read the ref lines git gives a pre-push hook on stdin")
     parser.add_argument("--max-age", metavar="AGE", type=_age,
                         help="refuse receipts older than AGE (e.g. 90m, 24h, 7d)")
-    parser.add_argument("--require-command", metavar="REGEX", type=_regex,
+    parser.add_argument("--require-command", metavar="REGEX", type=regex_argument,
                         help="the recorded command must match REGEX")
-    parser.add_argument("--require-platform", metavar="REGEX", type=_regex,
+    parser.add_argument("--require-platform", metavar="REGEX", type=regex_argument,
                         help="the recorded kernel (like `uname -srm`) must match REGEX")
     parser.add_argument("--allow-narrowing", action="store_true",
                         help="accept runs narrowed with -k, --lf, --deselect, -t, -run, ...")
@@ -53,11 +54,8 @@ def _age(text: str) -> float:
         raise argparse.ArgumentTypeError(str(e)) from e
 
 
-def _regex(text: str) -> re.Pattern[str]:
-    try:
-        return re.compile(text)
-    except re.error as e:
-        raise argparse.ArgumentTypeError(f"not a regular expression: {text!r} ({e})") from e
+def _compiled(pattern: str | None) -> re.Pattern[str] | None:
+    return re.compile(pattern) if pattern else None
 
 
 def commits_from_pre_push_stdin(data: str) -> list[str]:
@@ -105,8 +103,9 @@ def check(args: argparse.Namespace) -> int:
         return 1
     receipt_path, _ = receipts.resolve_paths(paths.root, args.receipt, None)
     shown = receipts.repo_relative(paths.root, receipt_path)
-    policy = receipts.Policy(max_age_s=args.max_age, require_command=args.require_command,
-                             require_platform=args.require_platform,
+    policy = receipts.Policy(max_age_s=args.max_age,
+                             require_command=_compiled(args.require_command),
+                             require_platform=_compiled(args.require_platform),
                              allow_narrowing=args.allow_narrowing,
                              require_tests=args.require_tests)
     loaded: receipts.LoadedReceipt | None = None

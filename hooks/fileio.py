@@ -1,13 +1,11 @@
-"""Bounded reads and atomic, locked writes: nothing a user wrote is torn or lost."""
+"""Bounded reads and atomic writes: nothing a user wrote is torn or lost."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import stat
-from collections.abc import Iterator
 
 
 class UnreadableFile(Exception):
@@ -71,17 +69,3 @@ def atomic_write(path: str, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
-
-
-@contextlib.contextmanager
-def locked(path: str) -> Iterator[None]:
-    """Hold an exclusive lock on PATH.lock for the duration: serialises writers across processes."""
-    lock_path = path + ".lock"
-    os.makedirs(os.path.dirname(os.path.abspath(lock_path)), exist_ok=True)
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)

@@ -150,8 +150,8 @@ def parse_all(data: bytes, first_number: int = 1) -> list[Line]:
             for i, raw in enumerate(raws)]
 
 
-def check_file(path: str, shown: str, memo_dir: str | None = None) -> list[str]:
-    """Every problem in the ledger at PATH, one line each, naming the line number.
+def check_file(path: str, shown: str, memo_dir: str | None = None) -> list[tuple[int, str]]:
+    """(line, message) for every problem in the ledger at PATH; the message names the line.
 
     With MEMO_DIR, a prefix of the file already found valid (same bytes, same schema) is not
     validated again: the ledger is append-only, so a later check only pays for new lines.
@@ -161,7 +161,8 @@ def check_file(path: str, shown: str, memo_dir: str | None = None) -> list[str]:
     start = _valid_prefix_length(data, memo) if memo else 0
     lines = parse_all(data[start:], first_number=data.count(b"\n", 0, start) + 1)
     validate_lines(lines)
-    problems = [f"{shown}:{line.number}: {p}" for line in lines for p in line.problems]
+    problems = [(line.number, f"{shown}:{line.number}: {p}")
+                for line in lines for p in line.problems]
     if memo and not problems and data.endswith(b"\n"):
         _remember_valid_prefix(data, memo)
     return problems

@@ -120,7 +120,7 @@ def _check(_args: argparse.Namespace, path: str, shown: str) -> int:
         print(f"{shown}: no ledger yet; 'receipt ledger add' creates it")
         return 0
     problems = ledger.check_file(path, shown, memo_dir())
-    for problem in problems:
+    for _number, problem in problems:
         print(problem)
     if problems:
         return 1

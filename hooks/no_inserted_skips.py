@@ -21,6 +21,7 @@ from hooks.output import ArgumentParser
 from hooks.output import Finding
 from hooks.output import guarded
 from hooks.output import print_findings
+from hooks.output import regex_argument
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -381,15 +382,6 @@ def list_rules() -> int:
 
 # ---- command line ------------------------------------------------------------------------------
 
-def _regex(text: str) -> str:
-    """A regex option, checked when parsed, kept as text until an allowance needs it."""
-    try:
-        re.compile(text)
-    except re.error as e:
-        raise argparse.ArgumentTypeError(f"not a regular expression: {text!r} ({e})") from e
-    return text
-
-
 def build_parser(prog: str) -> ArgumentParser:
     parser = ArgumentParser(prog=prog, description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("filenames", nargs="*", help="limit the scan to these files")
@@ -397,7 +389,7 @@ def build_parser(prog: str) -> ArgumentParser:
     parser.add_argument("--to-ref", metavar="REV")
     parser.add_argument("--no-allow", action="store_true",
                         help="honour no 'receipt: allow' comments")
-    parser.add_argument("--ticket-pattern", type=_regex, default=DEFAULT_TICKET,
+    parser.add_argument("--ticket-pattern", type=regex_argument, default=DEFAULT_TICKET,
                         metavar="REGEX", help="what an allowance's reason must contain")
     parser.add_argument("--baseline", default=BASELINE, metavar="PATH",
                         help=f"baseline for whole-file scans (default {BASELINE})")

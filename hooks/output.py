@@ -95,6 +95,18 @@ def warn(message: str) -> None:
     sys.stderr.flush()
 
 
+def regex_argument(text: str) -> str:
+    """argparse type for a REGEX option: refused in one line when it does not compile, kept as
+    text so that the paths that never use it never compile it."""
+    import re
+
+    try:
+        re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"not a regular expression: {text!r} ({e})") from e
+    return text
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error exits 1 in one line: 2 is taken by "receipt missing"."""
 

@@ -19,26 +19,30 @@ from hooks.output import ArgumentParser
 from hooks.output import Finding
 from hooks.output import guarded
 from hooks.output import print_findings
+from hooks.output import regex_argument
 
 DEFAULT_PATHS = r"^src/"
 FIX = ("receipt ledger add \"<what you believe is wrong>\" --test \"<command that tests it>\", "
        "then git add {ledger}")
 
 
-def append_only_problem(old: Sequence[bytes], new: Sequence[bytes], ledger: str) -> str | None:
-    """The first way NEW fails to extend OLD line for line, or None when it only appends."""
+def append_only_problem(old: Sequence[bytes], new: Sequence[bytes], ledger: str,
+                        ) -> tuple[int, str] | None:
+    """(line, message) for the first way NEW fails to extend OLD, or None when it only appends."""
     for i, before in enumerate(old):
         number = i + 1
         if i >= len(new):
-            return (f"{ledger}:{number}: line {number} was deleted ({len(old)} lines before, "
-                    f"{len(new)} now); the ledger is append-only: restore it with "
-                    f"'git checkout HEAD -- {ledger}' and append a resolution instead")
+            return number, (
+                f"{ledger}:{number}: line {number} was deleted ({len(old)} lines before, "
+                f"{len(new)} now); the ledger is append-only: restore it with "
+                f"'git checkout HEAD -- {ledger}' and append a resolution instead")
         if new[i] != before:
             moved = before in new
             what = "moved" if moved else "edited"
-            return (f"{ledger}:{number}: line {number} was {what}; the ledger is append-only: "
-                    f"restore it with 'git checkout HEAD -- {ledger}', then record a change of "
-                    f"mind with 'receipt ledger resolve ID --status refuted --evidence ...'")
+            return number, (
+                f"{ledger}:{number}: line {number} was {what}; the ledger is append-only: "
+                f"restore it with 'git checkout HEAD -- {ledger}', then record a change of "
+                f"mind with 'receipt ledger resolve ID --status refuted --evidence ...'")
     return None
 
 
@@ -58,7 +62,8 @@ def check_change(change: changes.Change, ledger: str, patterns: Sequence[re.Patt
     new = ledger_mod.split_lines(new_data)
     problem = append_only_problem(old, new, ledger)
     if problem:
-        return [Finding(problem, 1, "append-only", path=ledger, line=_line_of(problem))]
+        number, message = problem
+        return [Finding(message, 1, "append-only", path=ledger, line=number)]
     missing_newline = bool(new_data) and not new_data.endswith(b"\n")
     added = [ledger_mod.parse(len(old) + 1 + i, raw,
                               last_without_newline=missing_newline and i == len(new) - len(old) - 1)
@@ -77,11 +82,6 @@ def check_change(change: changes.Change, ledger: str, patterns: Sequence[re.Patt
     return findings
 
 
-def _line_of(message: str) -> int | None:
-    m = re.match(r"[^:]+:(\d+):", message)
-    return int(m.group(1)) if m else None
-
-
 def check_whole_ledger(ledger: str) -> list[Finding]:
     from hooks import ledger as ledger_mod
     from hooks import ledger_command
@@ -90,13 +90,14 @@ def check_whole_ledger(ledger: str) -> list[Finding]:
         problems = ledger_mod.check_file(ledger, ledger, ledger_command.memo_dir())
     except ledger_mod.LedgerError as e:
         return [Finding(str(e), 1, "unreadable", path=ledger)]
-    return [Finding(p, 1, "invalid-line", path=ledger, line=_line_of(p)) for p in problems]
+    return [Finding(text, 1, "invalid-line", path=ledger, line=number)
+            for number, text in problems]
 
 
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="require-ledger-hypothesis",
                             description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--paths", action="append", metavar="REGEX", type=re.compile,
+    parser.add_argument("--paths", action="append", metavar="REGEX", type=regex_argument,
                         help=f"paths that need a hypothesis (repeatable; default {DEFAULT_PATHS})")
     parser.add_argument("--ledger", default="assumption-ledger.jsonl", metavar="PATH",
                         help="the ledger, relative to the repository root")
@@ -120,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                        fmt=args.format, exit_code=1)
         return 1
     ledger = os.path.normpath(args.ledger).replace(os.sep, "/")
-    patterns = args.paths or [re.compile(DEFAULT_PATHS)]
+    patterns = [re.compile(p) for p in args.paths or [DEFAULT_PATHS]]
     if change.is_empty:
         findings = check_whole_ledger(ledger) if os.path.lexists(ledger) else []
     elif ledger in change.paths or any(r.search(p) for p in change.paths for r in patterns):
