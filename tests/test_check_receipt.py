@@ -265,7 +265,7 @@ def test_usage_errors_and_not_a_repo_exit_1(repo: Repo, tmp_path: Path) -> None:
     outside.mkdir()
     result = repo.run("check-receipt", cwd=outside)
     assert result.code == 1
-    assert "not a git repository" in result.out
+    assert "not a git repository" in result.err
     assert "Traceback" not in result.both
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hooks.fingerprint import fingerprint
+from hooks.fuse.fingerprint import fingerprint
 
 # The two sides of a pair run in different checkouts under different homes, as two agents'
 # worktrees would: "{root}" and "{home}" stand for each side's own.

@@ -134,7 +134,7 @@ def test_a_large_ledger_is_checked_and_then_remembered(repo: Repo) -> None:
 def test_320_concurrent_appends_leave_320_whole_lines(repo: Repo) -> None:
     worker = (
         "import sys\n"
-        "from hooks import ledger\n"
+        "from hooks.ledger import store as ledger\n"
         "for i in range(20):\n"
         "    ledger.append(sys.argv[1], [{'ts': '2026-09-07T22:11:00Z',"
         " 'id': f'h-{sys.argv[2]}-{i}', 'hypothesis': 'x' * 3000, 'tests': ['t'],"

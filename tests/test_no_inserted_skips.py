@@ -305,7 +305,7 @@ def test_usage_errors_exit_1(repo: Repo) -> None:
     repo.commit("init")
     result = repo.run(HOOK, "--from-ref", "HEAD")
     assert result.code == 1
-    assert result.out == "no-inserted-skips: --from-ref and --to-ref go together\n"
+    assert result.err == "no-inserted-skips: --from-ref and --to-ref go together\n"
     assert repo.run(HOOK, "--ticket-pattern", "(").code == 1
 
 

@@ -142,7 +142,7 @@ def test_range_mode_through_pre_commit_run(repo: Repo, hook_repo: tuple[str, str
     assert direct.code == 1
     bad_ref = repo.run(HOOK, "--from-ref", "nope", "--to-ref", uncovered)
     assert bad_ref.code == 1
-    assert bad_ref.out == "require-ledger-hypothesis: nope names no commit here (fetch it first?)\n"
+    assert bad_ref.err == "require-ledger-hypothesis: nope names no commit here (fetch it first?)\n"
 
 
 def test_all_files_mode_validates_the_whole_ledger(

@@ -43,7 +43,7 @@ __all__ = ["FILES", "RULE_TITLES", "Pack", "Rule", "all_packs", "packs_for"]
 
 
 def load(name: str) -> Pack:
-    module = importlib.import_module(f"hooks.skips.{FILES[name][0]}")
+    module = importlib.import_module(f"hooks.skips.packs.{FILES[name][0]}")
     packs: tuple[Pack, ...] = getattr(module, "PACKS", None) or (module.PACK,)
     return next(p for p in packs if p.name == name)
 

@@ -1,6 +1,6 @@
 """Rules and packs: the data the skip guard runs on.
 
-A rule is an id (SKP001..SKP009, DESIGN.md), a one-line message, a regex, and a bad and a
+A rule is an id (SKP001..SKP009, the README's rule table), a one-line message, a regex, and a bad and a
 good example that the test suite runs through the real staged-diff path. A pack is the rules
 of one ecosystem with the files it applies to and how to lex them.
 """
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+
+from hooks.skips.needles import required_literals
 
 RULE_TITLES = {
     "SKP001": "a skip",
@@ -48,54 +50,6 @@ class LazyRegex:
 
     def search(self, text: str) -> re.Match[str] | None:
         return self.compiled.search(text)
-
-
-def required_literals(source: str) -> tuple[str, ...] | None:
-    """Any-of literals that every match of SOURCE must contain, or None.
-
-    Walks the parse tree: a run of literal characters in a sequence is required; a group is
-    required when its content is; an alternation gives one literal per branch, and only when
-    every branch has one. Of the candidates in a sequence, the most selective is kept.
-    """
-    try:
-        from re import _parser as sre  # type: ignore[attr-defined]  # Python >= 3.11
-    except ImportError:  # pragma: no cover  # Python 3.9, 3.10
-        import sre_parse as sre
-    from re import _constants as const  # type: ignore[attr-defined]
-
-    def of_sequence(items: object) -> tuple[str, ...] | None:
-        candidates: list[tuple[str, ...]] = []
-        run: list[str] = []
-
-        def flush() -> None:
-            if len(run) >= 2:
-                candidates.append(("".join(run),))
-            run.clear()
-
-        for op, av in items:  # type: ignore[attr-defined]
-            if op is const.LITERAL:
-                run.append(chr(av))
-                continue
-            flush()
-            found: tuple[str, ...] | None = None
-            if op is const.SUBPATTERN:
-                found = of_sequence(av[-1])
-            elif op is const.BRANCH:
-                branches = [of_sequence(b) for b in av[1]]
-                if all(branches):
-                    found = tuple(n for b in branches if b for n in b)
-            elif op in (const.MAX_REPEAT, const.MIN_REPEAT) and av[0] >= 1:
-                found = of_sequence(av[2])
-            if found:
-                candidates.append(found)
-        flush()
-        if not candidates:
-            return None
-        return max(candidates, key=lambda c: min(len(n) for n in c))
-
-    if "(?i" in source:  # case-folded literals would need case-folded checks
-        return None
-    return of_sequence(sre.parse(source))
 
 
 class Rule:

@@ -6,34 +6,42 @@ branches checks each of their commits.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
 import stat
-import sys
 from collections.abc import Sequence
 
-from hooks import git_repo
-from hooks.fileio import atomic_write
-from hooks.output import warn
+from hooks.core import git
+from hooks.core.cmdline import own_command
+from hooks.core.fileio import atomic_write
+from hooks.core.output import warn
 
 MARKER = "# installed by receipt-hooks (receipt install-hook)"
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--force", action="store_true", help="replace an existing pre-push hook")
+    parser.add_argument("hook_args", nargs="*", metavar="CHECK_ARG",
+                        help="extra check-receipt arguments, after --")
+
+
+def run(args: argparse.Namespace) -> int:
+    return install(force=args.force, extra_args=args.hook_args)
+
+
 def hook_script(extra_args: Sequence[str]) -> str:
-    # The absolute interpreter keeps the hook working when the venv is not on PATH.
-    # git passes the remote's name and URL as arguments; the refs come on stdin.
-    args = "".join(" " + shlex.quote(a) for a in extra_args)
-    return (f"#!/bin/sh\n{MARKER}\n"
-            f"exec {shlex.quote(sys.executable)} -m hooks.check_receipt --git-pre-push{args}\n")
+    # The installed check-receipt by absolute path: works when the venv is not on PATH, and
+    # never imports code from the repository being pushed. git passes the remote's name and
+    # URL as arguments; the refs come on stdin.
+    command = shlex.join([*own_command("check-receipt", "hooks.check_receipt"),
+                          "--git-pre-push", *extra_args])
+    return f"#!/bin/sh\n{MARKER}\nexec {command}\n"
 
 
 def install(*, force: bool, extra_args: Sequence[str]) -> int:
-    try:
-        root = git_repo.repo_paths().root
-        path = git_repo.git_text("rev-parse", "--git-path", "hooks/pre-push", cwd=root)
-    except git_repo.GitError as e:
-        warn(f"receipt install-hook: {e}: run it inside a git work tree")
-        return 1
+    root = git.repo_paths().root
+    path = git.text("rev-parse", "--git-path", "hooks/pre-push", cwd=root)
     path = path if os.path.isabs(path) else os.path.join(root, path)
     if os.path.exists(path) and not force:
         with open(path, encoding="utf-8", errors="replace") as f:

@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hooks.textnorm import strip_ansi
+from hooks.core.text import LineBuffer
+from hooks.core.text import visible
 
 Counts = dict[str, object]
 
@@ -112,7 +113,7 @@ class TestCounter:
     __test__ = False  # not a pytest test class, despite the name
 
     def __init__(self) -> None:
-        self._partial = b""
+        self._lines = LineBuffer(_MAX_LINE)
         self._last: Counts | None = None
         self._unittest_ran: int | None = None
         self._mocha: dict[str, int] = {}
@@ -121,22 +122,15 @@ class TestCounter:
         self._go = {"PASS": 0, "FAIL": 0, "SKIP": 0}
 
     def feed(self, data: bytes) -> None:
-        lines = (self._partial + data).split(b"\n")
-        self._partial = lines.pop()
-        if len(self._partial) > _MAX_LINE:
-            self._partial = self._partial[:_MAX_LINE]
-        for raw in lines:
-            self._line(raw[:_MAX_LINE])
+        for raw in self._lines.feed(data):
+            self._line(raw)
 
     def close(self) -> None:
-        if self._partial:
-            self._line(self._partial)
-            self._partial = b""
+        for raw in self._lines.close():
+            self._line(raw)
 
     def _line(self, raw: bytes) -> None:
-        line = strip_ansi(raw.decode("utf-8", "replace")).rstrip("\r")
-        if "\r" in line:  # progress redraws: the visible text is after the last one
-            line = line.rsplit("\r", 1)[-1]
+        line = visible(raw.decode("utf-8", "replace"))
         stripped = line.strip()
         for fmt in SUMMARY_FORMATS:
             if fmt.needle in line:

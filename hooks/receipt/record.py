@@ -1,4 +1,4 @@
-"""``receipt run``: run a command, stream its output, and write a receipt of how it ended."""
+"""Recording a run: snapshot the tree, run the command, count its tests, write the receipt."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ import hashlib
 import json
 import os
 import platform
-import shlex
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -16,55 +14,20 @@ from collections.abc import Sequence
 from typing import Any
 
 import hooks
-from hooks import git_repo
-from hooks import process
-from hooks import receipts
-from hooks import schemas
-from hooks.fileio import UnreadableFile
-from hooks.fileio import atomic_write
-from hooks.fileio import read_bounded
-from hooks.output import warn
-from hooks.testcounts import TestCounter
-from hooks.testcounts import counts_from_junit
-
-SHELL = "/bin/sh"
-
-# Which runtime's version to record, by the program the command starts (first match wins).
-RUNTIME_PROBES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
-    (frozenset({"node", "npm", "npx", "yarn", "pnpm", "jest", "vitest", "mocha", "bun"}),
-     ("node", "--version")),
-    (frozenset({"go", "gotestsum"}), ("go", "version")),
-    (frozenset({"cargo", "rustc", "cargo-nextest"}), ("rustc", "--version")),
-    (frozenset({"mvn", "gradle", "java", "./gradlew", "./mvnw"}), ("java", "-version")),
-    (frozenset({"dotnet"}), ("dotnet", "--version")),
-    (frozenset({"ruby", "rspec", "bundle", "rake"}), ("ruby", "--version")),
-    (frozenset({"php", "phpunit", "pest"}), ("php", "--version")),
-    (frozenset({"swift"}), ("swift", "--version")),
-)
-
-
-def _probe(cmd: Sequence[str]) -> str | None:
-    try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              stdin=subprocess.DEVNULL, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    lines = proc.stdout.decode("utf-8", "replace").strip().splitlines()
-    return lines[0].strip() if proc.returncode == 0 and lines else None
-
-
-def runtime_of(argv: Sequence[str]) -> str:
-    words = argv
-    if len(argv) == 3 and argv[:2] == [SHELL, "-c"]:
-        words = argv[2].split()
-    names = {os.path.basename(w) for w in words[:3]} | set(words[:1])
-    for programs, probe in RUNTIME_PROBES:
-        if names & programs:
-            found = _probe(probe)
-            if found:
-                return found
-    python = next((w for w in words[:1] if os.path.basename(w).startswith("python")), "python3")
-    return _probe((python, "--version")) or f"Python {platform.python_version()}"
+from hooks.core import git
+from hooks.core import process
+from hooks.core import schemas
+from hooks.core.cmdline import command_argv
+from hooks.core.cmdline import command_text
+from hooks.core.fileio import UnreadableFile
+from hooks.core.fileio import atomic_write
+from hooks.core.fileio import read_bounded
+from hooks.core.output import warn
+from hooks.core.times import utc_now
+from hooks.receipt import model
+from hooks.receipt.runtime import runtime_of
+from hooks.receipt.testcounts import TestCounter
+from hooks.receipt.testcounts import counts_from_junit
 
 
 def run(
@@ -75,33 +38,29 @@ def run(
     log_arg: str | None,
     junit: str | None,
 ) -> int:
-    try:
-        paths = git_repo.repo_paths()
-    except git_repo.GitError as e:
-        warn(f"receipt run: {e}: run it inside the git work tree whose tests it runs")
-        return 1
+    paths = git.repo_paths()
     root = paths.root
-    receipt_path, log_path = receipts.resolve_paths(root, receipt_arg, log_arg)
-    receipt_rel = receipts.repo_relative(root, receipt_path)
-    log_rel = receipts.repo_relative(root, log_path)
+    receipt_path, log_path = model.resolve_paths(root, receipt_arg, log_arg)
+    receipt_rel = model.repo_relative(root, receipt_path)
+    log_rel = model.repo_relative(root, log_path)
     for shown in (receipt_rel, log_rel):
-        if not os.path.isabs(shown) and not git_repo.is_ignored(shown, cwd=root):
+        if not os.path.isabs(shown) and not git.is_ignored(shown, cwd=root):
             warn(f"receipt: warning: {shown} is not ignored by git; add "
                  f"'{os.path.dirname(shown) or shown}/' to .gitignore so it is never committed")
 
-    argv = [SHELL, "-c", command[0]] if shell else list(command)
-    command_text = command[0] if shell else shlex.join(command)
+    argv = command_argv(command, shell)
+    text = command_text(argv)
     leave_out = [p for p in (receipt_rel, log_rel) if not os.path.isabs(p)]
-    head = git_repo.head_commit(root)
-    tree = git_repo.snapshot_tree(root, leave_out)
-    head_tree = git_repo.tree_of(head, root) if head else git_repo.EMPTY_TREE
+    head = git.head_commit(root)
+    tree = git.snapshot_tree(root, leave_out)
+    head_tree = git.tree_of(head, root) if head else git.EMPTY_TREE
     runtime = runtime_of(argv)
 
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     log_fd, log_temp = tempfile.mkstemp(prefix=".test-output.", dir=os.path.dirname(log_path))
     digest = hashlib.sha256()
     counter = TestCounter()
-    started = receipts.utc_now()
+    started = utc_now()
     t0 = time.monotonic()
     with os.fdopen(log_fd, "wb") as log, process.SignalForwarder() as forwarder:
 
@@ -120,17 +79,17 @@ def run(
         log.flush()
         os.fsync(log.fileno())
     duration = round(time.monotonic() - t0, 3)
-    finished = receipts.utc_now()
+    finished = utc_now()
     os.replace(log_temp, log_path)
 
-    tree_after = git_repo.snapshot_tree(root, leave_out)
+    tree_after = git.snapshot_tree(root, leave_out)
     tests = counter.result()
     if junit:
         tests = _junit_counts(junit, tests)
 
     receipt: dict[str, Any] = {
-        "schema": receipts.SCHEMA_ID,
-        "command": command_text,
+        "schema": model.SCHEMA_ID,
+        "command": text,
         "argv": argv,
         "git_head": head,
         "git_tree": tree,
@@ -153,7 +112,7 @@ def run(
     if errors:  # our own bug: say so, but still leave the evidence on disk
         warn(f"receipt run: internal error: the receipt does not match its schema: {errors[0]}")
     else:
-        schemas.remember_valid(receipts.memo_dir(paths),
+        schemas.remember_valid(model.memo_dir(paths),
                                schemas.digest_for(schemas.RECEIPT, raw))
     atomic_write(receipt_path, raw)
     warn(_summary(receipt, receipt_rel))
@@ -180,5 +139,5 @@ def _summary(receipt: dict[str, Any], receipt_rel: str) -> str:
     else:
         counted = "no test counts recognised"
     return (f"receipt: wrote {receipt_rel}: exit {receipt['exit_code']}, {counted}, "
-            f"tree {git_repo.short(receipt['git_tree'])}"
+            f"tree {git.short(receipt['git_tree'])}"
             f"{' (uncommitted changes)' if receipt['git_dirty'] else ''}")

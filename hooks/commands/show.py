@@ -2,31 +2,25 @@
 
 from __future__ import annotations
 
-from hooks import check_receipt
-from hooks import git_repo
-from hooks import receipts
-from hooks.output import ArgumentParser
-from hooks.output import warn
+from hooks.core.output import print_findings
+from hooks.core.output import write
+from hooks.receipt.check import check
+from hooks.receipt.verdict import Policy
 
 
 def show(receipt_arg: str | None) -> int:
-    try:
-        paths = git_repo.repo_paths()
-    except git_repo.GitError as e:
-        warn(f"receipt show: {e}: run it inside a git work tree")
-        return 1
-    receipt_path, _ = receipts.resolve_paths(paths.root, receipt_arg, None)
-    shown = receipts.repo_relative(paths.root, receipt_path)
-    loaded = receipts.load(receipt_path, shown, receipts.memo_dir(paths))
-    data = loaded.data
-    if data is not None and not loaded.findings:
+    """Print the receipt, then the check's verdict for HEAD; exits with the check's code."""
+    result = check(["HEAD"], receipt_arg, Policy())
+    loaded = result.receipt
+    data = loaded.data if loaded else None
+    if data is not None and loaded is not None and not loaded.findings:
         tests = data.get("tests")
         counted = (f"{tests['passed']} passed, {tests['failed']} failed, {tests['skipped']} "
                    f"skipped, {tests['errors']} errors of {tests['total']} ({tests['runner']})"
                    if isinstance(tests, dict) else "not recognised in the output")
         output = data["output"]
         rows = [
-            ("receipt", shown),
+            ("receipt", result.shown),
             ("command", data["command"]),
             ("exit code", str(data["exit_code"])),
             ("tests", counted),
@@ -41,10 +35,9 @@ def show(receipt_arg: str | None) -> int:
                        f"{output['sha256'][:16]}...)"),
         ]
         width = max(len(k) for k, _ in rows)
-        for key, value in rows:
-            print(f"{key.ljust(width)}  {value}")
-        print()
-    parser = ArgumentParser(prog="receipt show")
-    check_receipt.add_arguments(parser)
-    check_args = ["--rev", "HEAD", *(["--receipt", receipt_arg] if receipt_arg else [])]
-    return check_receipt.check(parser.parse_args(check_args))
+        write("".join(f"{key.ljust(width)}  {value}\n" for key, value in rows) + "\n")
+    code = result.exit_code
+    if code == 0:
+        write(result.vouched() + "\n")
+    print_findings(result.findings, fmt="text", exit_code=code)
+    return code

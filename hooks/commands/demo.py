@@ -15,6 +15,8 @@ import sys
 import tempfile
 from collections.abc import Sequence
 
+from hooks.core.cmdline import own_command
+
 CALC = '''def add(a, b):
     return a + b
 
@@ -41,8 +43,8 @@ if __name__ == "__main__":
 '''
 
 
-def _config(python: str) -> str:
-    entry = f"{shlex.quote(python)} -m hooks.check_receipt"
+def _config() -> str:
+    entry = shlex.join(own_command("check-receipt", "hooks.check_receipt"))
     return f"""default_install_hook_types: [pre-commit, pre-push]
 repos:
   - repo: local
@@ -93,6 +95,7 @@ class Demo:
 
     def run(self) -> int:
         py = sys.executable
+        receipt = own_command("receipt", "hooks.cli")
         self.step("a project with tests, a bare remote, and check-receipt as its pre-push hook")
         self.sh("git init --bare remote.git", ["git", "init", "-q", "--bare", self.remote],
                 cwd=os.path.dirname(self.repo))
@@ -103,8 +106,8 @@ class Demo:
         self.write("calc.py", CALC)
         self.write("test_calc.py", TESTS)
         self.write(".gitignore", "artifacts/\n__pycache__/\n")
-        self.write(".pre-commit-config.yaml", _config(py))
-        shown = _config(py).rstrip().replace("\n", "\n  ")
+        self.write(".pre-commit-config.yaml", _config())
+        shown = _config().rstrip().replace("\n", "\n  ")
         print(f"\n.pre-commit-config.yaml:\n  {shown}")
         self.sh("pre-commit install --hook-type pre-push",
                 [py, "-m", "pre_commit", "install", "--hook-type", "pre-push"])
@@ -116,8 +119,8 @@ class Demo:
 
         self.step("2. run the tests through receipt run: the receipt records what really ran")
         self.sh("receipt run -- python -m unittest -v",
-                [py, "-m", "hooks.cli", "run", "--", py, "-m", "unittest", "-v"])
-        self.sh("receipt show", [py, "-m", "hooks.cli", "show"])
+                [*receipt, "run", "--", py, "-m", "unittest", "-v"])
+        self.sh("receipt show", [*receipt, "show"])
 
         self.step("3. push again: accepted, the receipt is for this exact tree")
         self.sh("git push origin main", ["git", "push", "-q", "origin", "main"])
@@ -126,7 +129,7 @@ class Demo:
         self.write("calc.py", CALC.replace("return a * b", "return a * b + 0"))
         self.sh("git commit -am 'tweak mul'", ["git", "commit", "-q", "-am", "tweak mul"])
         self.sh("git push origin main", ["git", "push", "-q", "origin", "main"], expect=1)
-        self.sh("receipt check", [py, "-m", "hooks.cli", "check"], expect=3)
+        self.sh("receipt check", [*receipt, "check"], expect=3)
 
         print()
         if self.failures:

@@ -1,22 +1,19 @@
-"""Findings and how they are shown: one line each for people, JSON for agents and CI,
-GitHub annotations when running in GitHub Actions. Also the argparse flavour every command
-uses, since argparse's own usage exit code (2) means "receipt missing" here."""
+"""Findings and how they are shown: one line each for people on stdout, JSON for agents and CI,
+GitHub annotations when running in GitHub Actions. Messages that are not findings go to stderr.
+"""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Sequence
 
+from hooks.core.errors import say
+
 TYPE_CHECKING = False  # typing costs a hook ~10 ms to import: only the type checker needs it
 if TYPE_CHECKING:
-    from typing import NoReturn
     from typing import TextIO
-
-USAGE_ERROR = 1
 
 
 class Finding:
@@ -68,7 +65,6 @@ def print_findings(
     extra: dict[str, object] | None = None,
     stream: TextIO | None = None,
 ) -> None:
-    out = stream if stream is not None else sys.stdout
     if fmt == "json":
         import json
 
@@ -78,60 +74,27 @@ def print_findings(
             "findings": [f.as_dict() for f in findings],
         }
         doc.update(extra or {})
-        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", stream)
         return
-    for f in findings:
-        out.write(f.message + "\n")
+    lines = [f.message for f in findings]
     if os.environ.get("GITHUB_ACTIONS") == "true":
         for f in findings:
             if f.path and f.line:
                 col = f",col={f.col}" if f.col else ""
-                out.write(f"::error file={f.path},line={f.line}{col},title={f.kind}::"
-                          f"{_annotation_escape(f.message)}\n")
+                lines.append(f"::error file={f.path},line={f.line}{col},title={f.kind}::"
+                             f"{_annotation_escape(f.message)}")
+    if lines:
+        write("\n".join(lines) + "\n", stream)
 
 
-def warn(message: str) -> None:
-    sys.stderr.write(message + "\n")
-    sys.stderr.flush()
-
-
-def regex_argument(text: str) -> str:
-    """argparse type for a REGEX option: refused in one line when it does not compile, kept as
-    text so that the paths that never use it never compile it."""
-    import re
-
+def write(text: str, stream: TextIO | None = None) -> None:
+    """Write to stdout (or STREAM); a closed or broken stream loses output, never a verdict."""
     try:
-        re.compile(text)
-    except re.error as e:
-        raise argparse.ArgumentTypeError(f"not a regular expression: {text!r} ({e})") from e
-    return text
+        out = stream if stream is not None else sys.stdout
+        out.write(text)
+        out.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage error exits 1 in one line: 2 is taken by "receipt missing"."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
-
-
-def guarded(prog: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
-    """Turn any escaped exception into one line and exit 1: no input gives a traceback."""
-
-    def wrap(main: Callable[..., int]) -> Callable[..., int]:
-        def run(argv: Sequence[str] | None = None) -> int:
-            try:
-                return main(argv)
-            except KeyboardInterrupt:
-                warn(f"{prog}: interrupted")
-                return 130
-            except BrokenPipeError:
-                return 1
-            except Exception as e:  # the promise is one line, not a traceback
-                warn(f"{prog}: internal error: {type(e).__name__}: {e} "
-                     f"(a bug in receipt-hooks; please report it with this line)")
-                return 1
-
-        run.__doc__ = main.__doc__
-        return run
-
-    return wrap
+warn = say  # messages go to stderr, findings to stdout

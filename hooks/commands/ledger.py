@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 
-from hooks import git_repo
-from hooks import ledger
-from hooks.output import warn
-from hooks.receipts import utc_now
+from hooks.core import git
+from hooks.core.output import warn
+from hooks.core.times import utc_now
+from hooks.ledger import lines
+from hooks.ledger import store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                 parser_class=type(parser))
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--ledger", metavar="PATH",
-                        help=f"the ledger (default: {ledger.DEFAULT_LEDGER} at the repository "
+                        help=f"the ledger (default: {store.DEFAULT_LEDGER} at the repository "
                              f"root)")
     add = sub.add_parser("add", parents=[common], help="append a hypothesis; prints its id")
     add.add_argument("hypothesis", help="what you believe is wrong, in one sentence")
@@ -40,46 +41,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def ledger_path(given: str | None) -> tuple[str, str]:
-    """(path to open, path to show): the default sits at the repo root, or here outside one."""
+    """(path to open, path to show): as given, else the default at the repository root."""
     if given:
         return given, given
-    try:
-        root = git_repo.repo_paths().root
-    except git_repo.GitError:
-        root = os.getcwd()
-    path = os.path.join(root, ledger.DEFAULT_LEDGER)
+    path = os.path.join(git.repo_paths().root, store.DEFAULT_LEDGER)
     return path, os.path.relpath(path)
-
-
-def memo_dir() -> str | None:
-    """Where validations are remembered: inside the git dir, never in the work tree."""
-    try:
-        return os.path.join(git_repo.repo_paths().common_dir, "receipt-hooks")
-    except git_repo.GitError:
-        return None
 
 
 def run(args: argparse.Namespace) -> int:
     path, shown = ledger_path(args.ledger)
-    try:
-        code: int = args.ledger_func(args, path, shown)
-    except ledger.LedgerError as e:
-        warn(f"receipt ledger: {e}")
-        return 1
+    code: int = args.ledger_func(args, path, shown)
     return code
 
 
 def _append_valid(entry: dict[str, object], path: str, shown: str) -> int:
-    problems = ledger.validation_errors(entry)
+    problems = lines.validation_errors(entry)
     if problems:
         warn(f"receipt ledger: not written to {shown}: {problems[0]}")
         return 1
-    ledger.append(path, [entry])
+    store.append(path, [entry])
     return 0
 
 
 def _add(args: argparse.Namespace, path: str, shown: str) -> int:
-    entry: dict[str, object] = {"ts": utc_now(), "id": ledger.new_id(),
+    entry: dict[str, object] = {"ts": utc_now(), "id": lines.new_id(),
                                 "hypothesis": args.hypothesis, "tests": args.test,
                                 "status": "unproven"}
     if args.author:
@@ -91,8 +76,8 @@ def _add(args: argparse.Namespace, path: str, shown: str) -> int:
 
 
 def _resolve(args: argparse.Namespace, path: str, shown: str) -> int:
-    lines = ledger.parse_all(ledger.read_bytes(path))
-    known = {hid: status for hid, _, status in ledger.hypotheses_with_status(lines)}
+    parsed = lines.parse_all(store.read_bytes(path))
+    known = {hid: status for hid, _, status in lines.hypotheses_with_status(parsed)}
     if args.id not in known:
         warn(f"receipt ledger: no hypothesis {args.id} in {shown}: "
              f"'receipt ledger list' shows the ids")
@@ -106,9 +91,9 @@ def _resolve(args: argparse.Namespace, path: str, shown: str) -> int:
 
 
 def _list(args: argparse.Namespace, path: str, shown: str) -> int:
-    lines = ledger.parse_all(ledger.read_bytes(path))
-    ledger.validate_lines(lines)  # an invalid line is no hypothesis to list
-    for hid, entry, status in ledger.hypotheses_with_status(lines):
+    parsed = lines.parse_all(store.read_bytes(path))
+    lines.validate_lines(parsed)  # an invalid line is no hypothesis to list
+    for hid, entry, status in lines.hypotheses_with_status(parsed):
         if args.open and status != "unproven":
             continue
         print(f"{hid:<12} {status:<9} {entry.get('ts', ''):<20} {entry.get('hypothesis', '')}")
@@ -119,11 +104,11 @@ def _check(_args: argparse.Namespace, path: str, shown: str) -> int:
     if not os.path.lexists(path):
         print(f"{shown}: no ledger yet; 'receipt ledger add' creates it")
         return 0
-    problems = ledger.check_file(path, shown, memo_dir())
+    problems = store.check_file(path, shown, store.memo_dir())
     for _number, problem in problems:
         print(problem)
     if problems:
         return 1
-    count = len(ledger.split_lines(ledger.read_bytes(path)))
+    count = len(lines.split_lines(store.read_bytes(path)))
     print(f"{shown}: {count} lines, all valid")
     return 0

@@ -17,7 +17,8 @@ import os
 import re
 from collections import deque
 
-from hooks.textnorm import strip_ansi
+from hooks.core.text import LineBuffer
+from hooks.core.text import visible
 
 TAIL_LINES = 40
 _MAX_IDS = 2000
@@ -81,9 +82,7 @@ class Normaliser:
                              key=lambda item: -len(item[0]))
 
     def __call__(self, line: str) -> str:
-        line = strip_ansi(line)
-        if "\r" in line:  # a progress bar redrawn in place: only the last state is visible
-            line = line.rstrip("\r").rsplit("\r", 1)[-1]
+        line = visible(line)
         for path, name in self._paths:
             if path in line:
                 line = line.replace(path, name)
@@ -99,13 +98,11 @@ class FingerprintBuilder:
         self._normalise = Normaliser(root, home)
         self._tail: deque[str] = deque(maxlen=TAIL_LINES)
         self._failing: dict[str, str] = {}
-        self._partial = b""
+        self._lines = LineBuffer(_MAX_LINE)
 
     def feed(self, data: bytes) -> None:
-        lines = (self._partial + data).split(b"\n")
-        self._partial = lines.pop()[-_MAX_LINE:]
-        for raw in lines:
-            self._line(raw[:_MAX_LINE])
+        for raw in self._lines.feed(data):
+            self._line(raw)
 
     def _line(self, raw: bytes) -> None:
         line = self._normalise(raw.decode("utf-8", "replace"))
@@ -122,9 +119,8 @@ class FingerprintBuilder:
                 return
 
     def result(self, exit_code: int) -> Fingerprint:
-        if self._partial:
-            self._line(self._partial)
-            self._partial = b""
+        for raw in self._lines.close():
+            self._line(raw)
         code = f"exit={exit_code}"
         if self._failing:
             ids = sorted(self._failing)

@@ -1,0 +1,148 @@
+"""Which change a diff-reading hook looks at: the one answer to "what changed?".
+
+- refs given (``--from-ref/--to-ref``, or pre-commit's ``PRE_COMMIT_FROM_REF/TO_REF`` at
+  pre-push and in ``pre-commit run --from-ref A --to-ref B``): the range ``A...B``;
+- at pre-push with no refs (a first push of a whole history, a push by URL, an orphan branch:
+  pre-commit then passes none), the pushed commit's history that no remote-tracking ref has
+  (``git rev-list TO --not --remotes``), or its whole history when no remote has any of it.
+  The index is never read at pre-push: a commit made with ``--no-verify`` is still seen;
+- otherwise the staged change, which also works on an unborn branch;
+- nothing staged and no refs (``pre-commit run --all-files``, as pre-commit.ci runs): no diff
+  exists, and each hook says what it does instead.
+
+Every path is relative to the repository root, and ``detect`` makes the root the current
+directory (where pre-commit already runs hooks), so a path git prints is a path that opens.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hooks.core import git
+from hooks.core.diff import FileDiff
+from hooks.core.errors import UserError
+
+PRE_PUSH_VARIABLES = ("PRE_COMMIT_REMOTE_NAME", "PRE_COMMIT_REMOTE_URL", "PRE_COMMIT_LOCAL_BRANCH")
+
+
+class Change:
+    """The change: its range (None for the staged change), the paths it touches, the lines.
+
+    ``base`` is the commit the change is measured from: for a range, the merge base of its
+    ends (what ``A...B`` diffs against); ``git.EMPTY_TREE`` when the whole history is new.
+    """
+
+    __slots__ = ("_diffs", "_old_rev", "base", "paths", "target")
+
+    def __init__(self, base: str | None, target: str | None, paths: list[str]) -> None:
+        self.base = base
+        self.target = target
+        self.paths = paths
+        self._old_rev: str | None = None
+        self._diffs: list[FileDiff] | None = None
+
+    @property
+    def is_range(self) -> bool:
+        return self.target is not None
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing staged and no refs: the --all-files case."""
+        return not self.paths and not self.is_range
+
+    @property
+    def old_rev(self) -> str:
+        """What the change is compared with: HEAD (staged) or the range's merge base."""
+        if self._old_rev is None:
+            if self.base is None or self.target is None:
+                self._old_rev = "HEAD"
+            elif self.base == git.EMPTY_TREE:
+                self._old_rev = git.EMPTY_TREE
+            else:
+                self._old_rev = git.merge_base(self.base, self.target) or self.base
+        return self._old_rev
+
+    @property
+    def merging(self) -> bool:
+        """A merge is being committed: the staged diff then holds the whole merged branch."""
+        return not self.is_range and git.merge_in_progress()
+
+    def diffs(self) -> list[FileDiff]:
+        if self._diffs is None:
+            from hooks.core.diff import diff
+
+            self._diffs = diff(self.base, self.target)
+        return self._diffs
+
+    def old_content(self, path: str) -> bytes | None:
+        """PATH before the change; None where it did not exist."""
+        if self.old_rev == git.EMPTY_TREE:
+            return None
+        return git.blob(f"{self.old_rev}:{path}")
+
+    def new_content(self, path: str) -> bytes | None:
+        """PATH after the change: in the index (staged) or at the range's target."""
+        return git.blob(self.blob_spec(path))
+
+    def blob_spec(self, path: str) -> str:
+        return f"{self.target}:{path}" if self.is_range else f":{path}"
+
+
+def resolve_refs(from_ref: str | None, to_ref: str | None) -> tuple[str | None, str | None]:
+    """The range to scan, as commit ids: options first, then pre-commit's variables."""
+    base = from_ref or os.environ.get("PRE_COMMIT_FROM_REF") or None
+    target = to_ref or os.environ.get("PRE_COMMIT_TO_REF") or None
+    if (base is None) != (target is None):
+        raise UserError("--from-ref and --to-ref go together")
+    if base is not None and target is not None:
+        return _commit(base), _commit(target)
+    return None, None
+
+
+def at_pre_push() -> bool:
+    """pre-commit runs a pre-push hook with these set, with or without a range."""
+    return any(os.environ.get(name) for name in PRE_PUSH_VARIABLES)
+
+
+def unpushed_range() -> tuple[str, str] | None:
+    """(base, target) of what a push without refs sends: the history no remote has.
+
+    None when every commit is already on a remote (nothing new to scan). The base is the
+    newest commit a remote has (the boundary), or the empty tree when none has any.
+    """
+    target = _commit(os.environ.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD")
+    lines = git.text("rev-list", "--boundary", target, "--not", "--remotes").splitlines()
+    new = [line for line in lines if not line.startswith("-")]
+    if not new:
+        return None
+    boundary = [line[1:] for line in lines if line.startswith("-")]
+    return (boundary[0] if boundary else git.EMPTY_TREE), target
+
+
+def enter_root() -> str:
+    """Make the repository root the current directory (pre-commit already runs hooks there)."""
+    root = git.repo_paths().root
+    if os.path.realpath(os.getcwd()) != os.path.realpath(root):
+        os.chdir(root)
+    return root
+
+
+def detect(from_ref: str | None, to_ref: str | None) -> Change:
+    enter_root()
+    base, target = resolve_refs(from_ref, to_ref)
+    if target is None and at_pre_push():
+        found = unpushed_range()
+        if found is None:  # every pushed commit is on a remote already: an empty range
+            head = _commit(os.environ.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD")
+            return Change(head, head, [])
+        base, target = found
+    if base is None or target is None:
+        return Change(None, None, git.changed_paths(None, None))
+    return Change(base, target, git.changed_paths(base, target))
+
+
+def _commit(rev: str) -> str:
+    commit = git.resolve_commit(rev)
+    if commit is None:
+        raise UserError(f"{rev} names no commit here (fetch it first?)")
+    return commit

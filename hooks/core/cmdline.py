@@ -1,0 +1,98 @@
+"""Command lines: the argparse flavour every command uses, and the two forms of a command.
+
+A command is given as an argv after ``--`` (run as is) or as one string (run by ``/bin/sh -c``,
+the seed script's form). Both are stored as an argv; ``command_words`` reads the shell form
+back into words so that the checks that read a command see the same thing either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections.abc import Sequence
+
+from hooks.core.errors import USAGE_ERROR
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+SHELL = "/bin/sh"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage error exits 1 in one line: 2 is taken by "receipt missing"."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def regex_argument(text: str) -> str:
+    """argparse type for a REGEX option: refused in one line when it does not compile, kept as
+    text so that the paths that never use it never compile it."""
+    import re
+
+    try:
+        re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"not a regular expression: {text!r} ({e})") from e
+    return text
+
+
+def split_at_dashdash(argv: Sequence[str]) -> tuple[list[str], list[str], bool]:
+    """(options, command, shell): the command after ``--``, else the shell-string form."""
+    words = list(argv)
+    if "--" in words:
+        split = words.index("--")
+        return words[:split], words[split + 1:], False
+    return words, [], True
+
+
+def command_argv(command: Sequence[str], shell: bool) -> list[str]:
+    """What is executed: the argv itself, or the string handed to /bin/sh -c."""
+    return [SHELL, "-c", command[0]] if shell else list(command)
+
+
+def is_shell_form(argv: Sequence[str]) -> bool:
+    return len(argv) == 3 and list(argv[:2]) == [SHELL, "-c"]
+
+
+def command_text(argv: Sequence[str]) -> str:
+    """The command as a person types it: the shell string, or the argv quoted."""
+    return argv[2] if is_shell_form(argv) else shlex.join(argv)
+
+
+def command_words(argv: Sequence[str]) -> list[str]:
+    """The words of a command, reading the shell form's string the way sh would split it."""
+    if not is_shell_form(argv):
+        return list(argv)
+    try:
+        return shlex.split(argv[2])
+    except ValueError:  # unbalanced quotes: the best reading there is
+        return argv[2].split()
+
+
+def rerun_command(argv: Sequence[str] | None) -> str:
+    """``receipt run ...`` that runs ARGV again, quoted so it can be pasted into a shell."""
+    if not argv:
+        return "receipt run -- <your test command>"
+    if is_shell_form(argv):
+        return f"receipt run {shlex.quote(argv[2])}"
+    return "receipt run -- " + shlex.join(argv)
+
+
+def own_command(script: str, module: str) -> list[str]:
+    """How to start one of our own console scripts from a hook or the demo.
+
+    The installed script by absolute path (next to this interpreter, as pip installs it), never
+    ``python -m`` from the user's repository, which would put that repository first on the
+    import path and run its own ``hooks`` package instead of ours. Without the script, an
+    isolated interpreter (``-I``: no current directory on the path) runs the module.
+    """
+    import os
+    import sys
+
+    path = os.path.join(os.path.dirname(sys.executable), script)
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return [path]
+    return [sys.executable, "-I", "-m", module]

@@ -1,0 +1,96 @@
+"""One error model for every command and hook.
+
+A problem the user can fix is a ``UserError``: one line on stderr and a documented exit code,
+raised anywhere and printed in one place (``guarded``). Anything else is a bug in receipt-hooks:
+exit 70 (sysexits' EX_SOFTWARE), one line naming the file that holds the traceback, and the
+traceback itself on stderr when ``RECEIPT_HOOKS_DEBUG=1``. No input ever prints a traceback
+by default.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from collections.abc import Sequence
+
+USAGE_ERROR = 1
+INTERNAL_ERROR = 70
+INTERRUPTED = 130
+
+
+class UserError(Exception):
+    """A problem the user can fix. ``str(e)`` is the whole line to show; ``code`` the exit."""
+
+    def __init__(self, message: str, code: int = USAGE_ERROR) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def say(message: str) -> None:
+    """One line on stderr; a closed or broken stderr loses the line, never the verdict."""
+    try:
+        sys.stderr.write(message + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _traceback_path() -> str:
+    """Under the git dir when there is one (it stays with the repository), else the temp dir."""
+    import subprocess
+    import tempfile
+
+    try:
+        proc = subprocess.run(("git", "rev-parse", "--git-common-dir"), capture_output=True,
+                              check=False, timeout=10)
+        common = proc.stdout.decode("utf-8", "surrogateescape").strip()
+        if proc.returncode == 0 and common:
+            directory = os.path.join(os.path.abspath(common), "receipt-hooks")
+            os.makedirs(directory, exist_ok=True)
+            return os.path.join(directory, "internal-error.txt")
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return os.path.join(tempfile.gettempdir(), f"receipt-hooks-internal-error-{os.getuid()}.txt")
+
+
+def report_bug(prog: str, error: BaseException) -> int:
+    import traceback
+
+    text = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    where = "(could not be written)"
+    try:
+        path = _traceback_path()
+        with open(path, "w", encoding="utf-8", errors="replace") as f:
+            f.write(f"{prog} {' '.join(sys.argv[1:])}\n{text}")
+        where = path
+    except OSError:
+        pass
+    summary = str(error).splitlines()[0][:200] if str(error) else ""
+    say(f"{prog}: internal error (a bug in receipt-hooks): {type(error).__name__}: {summary}; "
+        f"traceback in {where} (RECEIPT_HOOKS_DEBUG=1 prints it); please report it")
+    if os.environ.get("RECEIPT_HOOKS_DEBUG") == "1":
+        say(text.rstrip())
+    return INTERNAL_ERROR
+
+
+def guarded(prog: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
+    """The one place errors become exit codes: user errors, Ctrl-C, bugs."""
+
+    def wrap(main: Callable[..., int]) -> Callable[..., int]:
+        def run(argv: Sequence[str] | None = None) -> int:
+            try:
+                return main(argv)
+            except UserError as e:
+                say(str(e) if str(e).startswith(prog) else f"{prog}: {e}")
+                return e.code
+            except KeyboardInterrupt:
+                say(f"{prog}: interrupted")
+                return INTERRUPTED
+            except Exception as e:  # the promise is one line, never a traceback
+                return report_bug(prog, e)
+
+        run.__doc__ = main.__doc__
+        return run
+
+    return wrap

@@ -1,0 +1,38 @@
+"""Text from command output: cutting a byte stream into lines, and the line a terminal shows."""
+
+from __future__ import annotations
+
+import re
+
+# CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks), and lone escapes.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text) if "\x1b" in text else text
+
+
+def visible(line: str) -> str:
+    """What a terminal shows of LINE: no colours, and of a line redrawn in place with carriage
+    returns (a progress bar), only its last state."""
+    line = strip_ansi(line).rstrip("\r")
+    return line.rsplit("\r", 1)[-1] if "\r" in line else line
+
+
+class LineBuffer:
+    """Cut a byte stream into lines as it arrives, never holding more than MAX_LINE bytes of
+    one line: a longer line is kept to its first MAX_LINE bytes (summaries and failure lines
+    are short; what is cut is noise)."""
+
+    def __init__(self, max_line: int) -> None:
+        self.max_line = max_line
+        self._partial = b""
+
+    def feed(self, data: bytes) -> list[bytes]:
+        lines = (self._partial + data).split(b"\n")
+        self._partial = lines.pop()[: self.max_line]
+        return [line[: self.max_line] for line in lines]
+
+    def close(self) -> list[bytes]:
+        rest, self._partial = self._partial, b""
+        return [rest] if rest else []

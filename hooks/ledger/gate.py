@@ -1,0 +1,79 @@
+"""The ledger hook's judgement, as pure functions of the change: append-only, valid added
+lines, and a new hypothesis whenever a path that needs one changed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from hooks.core.change import Change
+from hooks.core.output import Finding
+from hooks.ledger import lines
+from hooks.ledger import store
+
+FIX = ("receipt ledger add \"<what you believe is wrong>\" --test \"<command that tests it>\", "
+       "then git add {ledger}")
+
+
+def append_only_problem(old: Sequence[bytes], new: Sequence[bytes], ledger: str,
+                        ) -> tuple[int, str] | None:
+    """(line, message) for the first way NEW fails to extend OLD, or None when it only appends."""
+    for i, before in enumerate(old):
+        number = i + 1
+        if i >= len(new):
+            return number, (
+                f"{ledger}:{number}: line {number} was deleted ({len(old)} lines before, "
+                f"{len(new)} now); the ledger is append-only: restore it with "
+                f"'git checkout HEAD -- {ledger}' and append a resolution instead")
+        if new[i] != before:
+            moved = before in new
+            what = "moved" if moved else "edited"
+            return number, (
+                f"{ledger}:{number}: line {number} was {what}; the ledger is append-only: "
+                f"restore it with 'git checkout HEAD -- {ledger}', then record a change of "
+                f"mind with 'receipt ledger resolve ID --status refuted --evidence ...'")
+    return None
+
+
+def describe_paths(paths: Sequence[str]) -> str:
+    shown = ", ".join(paths[:3])
+    return shown + (f" (and {len(paths) - 3} more)" if len(paths) > 3 else "")
+
+
+def check_change(change: Change, ledger: str, patterns: Sequence[re.Pattern[str]],
+                 ) -> list[Finding]:
+
+    findings: list[Finding] = []
+    triggering = [p for p in change.paths if p != ledger and any(r.search(p) for r in patterns)]
+    old = lines.split_lines(change.old_content(ledger) or b"")
+    new_data = change.new_content(ledger) or b""
+    new = lines.split_lines(new_data)
+    problem = append_only_problem(old, new, ledger)
+    if problem:
+        number, message = problem
+        return [Finding(message, 1, "append-only", path=ledger, line=number)]
+    missing_newline = bool(new_data) and not new_data.endswith(b"\n")
+    added = [lines.parse(len(old) + 1 + i, raw,
+                              last_without_newline=missing_newline and i == len(new) - len(old) - 1)
+             for i, raw in enumerate(new[len(old):])]
+    lines.validate_lines(added)
+    for line in added:
+        findings += [Finding(f"{ledger}:{line.number}: {p}", 1, "invalid-line", path=ledger,
+                             line=line.number) for p in line.problems]
+    hypotheses = [line for line in added if not line.problems and line.entry is not None
+                  and lines.kind_of(line.entry) == "hypothesis"]
+    if triggering and not hypotheses:
+        findings.append(Finding(
+            f"{describe_paths(triggering)} changed but {ledger} gains no hypothesis in this "
+            f"change: write down what you believe is wrong first: {FIX.format(ledger=ledger)}",
+            1, "no-hypothesis", path=triggering[0]))
+    return findings
+
+
+def check_whole_ledger(ledger: str) -> list[Finding]:
+    try:
+        problems = store.check_file(ledger, ledger, store.memo_dir())
+    except store.LedgerError as e:
+        return [Finding(str(e), 1, "unreadable", path=ledger)]
+    return [Finding(text, 1, "invalid-line", path=ledger, line=number)
+            for number, text in problems]

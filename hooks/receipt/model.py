@@ -1,0 +1,44 @@
+"""Receipts, version 1: where they live, the check's exit codes, the command that makes one."""
+
+from __future__ import annotations
+
+import os
+
+from hooks.core import git
+from hooks.core.cmdline import rerun_command
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+SCHEMA_ID = "receipt-hooks/receipt/v1"
+DEFAULT_RECEIPT = "artifacts/test-receipt.json"
+DEFAULT_LOG = "artifacts/test-output.log"
+MAX_RECEIPT_BYTES = 1 << 20
+
+# The check's exit codes (README, "Exit codes"); when several apply, the first in CHECK_ORDER
+# wins.
+MISSING, STALE, FAILED, INVALID, OFF_POLICY = 2, 3, 4, 5, 6
+CHECK_ORDER = (MISSING, INVALID, STALE, FAILED, OFF_POLICY)
+
+
+def resolve_paths(root: str, receipt: str | None, log: str | None) -> tuple[str, str]:
+    """Absolute receipt and log paths: defaults sit at the repo root, given ones are as typed."""
+    receipt_path = os.path.abspath(receipt) if receipt else os.path.join(root, DEFAULT_RECEIPT)
+    log_path = os.path.abspath(log) if log else os.path.join(root, DEFAULT_LOG)
+    return receipt_path, log_path
+
+
+def repo_relative(root: str, path: str) -> str:
+    rel = os.path.relpath(path, root)
+    return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def memo_dir(paths: git.RepoPaths) -> str:
+    return os.path.join(paths.common_dir, "receipt-hooks", "valid")
+
+
+def rerun_hint(receipt: dict[str, Any] | None) -> str:
+    """The command that makes a fresh receipt, reusing what the last one ran when known."""
+    argv = receipt.get("argv") if receipt else None
+    return rerun_command([str(a) for a in argv] if isinstance(argv, list) else None)

@@ -1,0 +1,123 @@
+"""Whether a schema-valid receipt vouches for a commit, and every reason it does not.
+
+A receipt is valid for commit C when it was taken on C's tree (``git_tree == C^{tree}``), the
+run left that tree as it found it (``git_tree_after == git_tree``), the command succeeded with
+tests counted, and it meets the policy. Keying on the tree, not the commit, accepts an amended
+message and refuses a run on changes that were then left out of the commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from hooks.core import git
+from hooks.core.output import Finding
+from hooks.core.times import format_age
+from hooks.core.times import parse_utc
+from hooks.receipt.model import FAILED
+from hooks.receipt.model import OFF_POLICY
+from hooks.receipt.model import STALE
+from hooks.receipt.model import rerun_hint
+from hooks.receipt.narrowing import narrowing_flags
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class Policy:
+    """What a receipt must also satisfy, beyond matching the tree and passing."""
+
+    __slots__ = ("allow_narrowing", "max_age_s", "require_command", "require_platform",
+                 "require_tests")
+
+    def __init__(self, *, max_age_s: float | None = None,
+                 require_command: re.Pattern[str] | None = None,
+                 require_platform: re.Pattern[str] | None = None,
+                 allow_narrowing: bool = False, require_tests: bool = False) -> None:
+        self.max_age_s = max_age_s
+        self.require_command = require_command
+        self.require_platform = require_platform
+        self.allow_narrowing = allow_narrowing
+        self.require_tests = require_tests
+
+
+def evaluate(
+    data: dict[str, Any],
+    *,
+    commit: str,
+    commit_tree: str,
+    shown_path: str,
+    policy: Policy,
+    now: dt.datetime | None = None,
+) -> list[Finding]:
+    """Every reason the (schema-valid) receipt DATA does not vouch for COMMIT."""
+    label = git.short(commit)
+    hint = rerun_hint(data)
+    findings: list[Finding] = []
+
+    def add(code: int, kind: str, message: str) -> None:
+        findings.append(Finding(f"{label}: {message}", code, kind, commit=commit))
+
+    tree = data.get("git_tree")
+    if tree != commit_tree:
+        add(STALE, "stale",
+            f"no receipt for tree {git.short(commit_tree)} ({shown_path} is for tree "
+            f"{git.short(str(tree))}): run '{hint}', then push again")
+    if data.get("git_tree_after") != tree:
+        add(STALE, "changed-during-run",
+            f"the run changed the files it tested (tree {git.short(str(tree))} before, "
+            f"{git.short(str(data.get('git_tree_after')))} after; {shown_path}): "
+            f"commit what the run wrote or stop it writing tracked files, then run '{hint}'")
+    if policy.max_age_s is not None:
+        finished = parse_utc(str(data.get("finished_utc")))
+        age = ((now or dt.datetime.now(dt.timezone.utc)) - finished).total_seconds() \
+            if finished else None
+        if age is None or age > policy.max_age_s:
+            add(STALE, "too-old",
+                f"{shown_path} finished at {data.get('finished_utc')}, older than --max-age "
+                f"{format_age(policy.max_age_s)}: run '{hint}', then push again")
+
+    exit_code = data.get("exit_code")
+    tests = data.get("tests")
+    if exit_code != 0:
+        add(FAILED, "failed",
+            f"the recorded run failed (exit_code {exit_code} from '{data.get('command')}', "
+            f"{shown_path}): fix the failures, then run '{hint}'")
+    if tests is None and policy.require_tests:
+        add(FAILED, "not-counted",
+            f"no test counts were recognised in the output of '{data.get('command')}' "
+            f"({shown_path}) and --require-tests is set: use a runner whose summary receipt "
+            f"reads, or 'receipt run --junit FILE -- ...'")
+    if isinstance(tests, dict):
+        bad_tests = int(tests.get("failed", 0)) + int(tests.get("errors", 0))
+        if bad_tests:
+            add(FAILED, "tests-failed",
+                f"{tests.get('failed', 0)} failed and {tests.get('errors', 0)} errors counted "
+                f"by {tests.get('runner')} in {shown_path}: fix them, then run '{hint}'")
+        elif tests.get("total") == 0:
+            add(FAILED, "no-tests",
+                f"the run counted zero tests ({tests.get('runner')}, {shown_path}): a run that "
+                f"tests nothing proves nothing; point '{data.get('command')}' at the tests")
+
+    command = str(data.get("command", ""))
+    if policy.require_command and not policy.require_command.search(command):
+        add(OFF_POLICY, "command",
+            f"'{command}' does not match --require-command "
+            f"'{policy.require_command.pattern}' ({shown_path}): run 'receipt run -- <the "
+            f"required command>'")
+    platform = str(data.get("kernel", ""))
+    if policy.require_platform and not policy.require_platform.search(platform):
+        add(OFF_POLICY, "platform",
+            f"the run was on '{platform}' ({data.get('hostname')}), which does not match "
+            f"--require-platform '{policy.require_platform.pattern}': run the tests on a "
+            f"matching machine")
+    argv = data.get("argv")
+    if not policy.allow_narrowing and isinstance(argv, list):
+        flags = narrowing_flags([str(a) for a in argv])
+        if flags:
+            add(OFF_POLICY, "narrowed",
+                f"'{command}' runs only part of the suite ({', '.join(flags)}; {shown_path}): "
+                f"run the whole suite, or pass --allow-narrowing if that is the policy")
+    return findings

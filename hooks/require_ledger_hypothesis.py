@@ -1,0 +1,61 @@
+"""Hook ``require-ledger-hypothesis``: write down what you believe is wrong before changing code.
+
+A change that touches a path matching ``--paths`` (default ``^src/``) must add at least one valid
+hypothesis line to the ledger in the same change. Whatever paths changed, every added ledger
+line must validate and no earlier line may be edited, reordered or deleted. With nothing staged
+and no refs (``--all-files``, pre-commit.ci), the whole ledger is validated instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Sequence
+
+from hooks.core import change
+from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import regex_argument
+from hooks.core.errors import guarded
+from hooks.core.output import print_findings
+
+DEFAULT_PATHS = r"^src/"
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="require-ledger-hypothesis",
+                            description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--paths", action="append", metavar="REGEX", type=regex_argument,
+                        help=f"paths that need a hypothesis (repeatable; default {DEFAULT_PATHS})")
+    parser.add_argument("--ledger", default="assumption-ledger.jsonl", metavar="PATH",
+                        help="the ledger, relative to the repository root")
+    parser.add_argument("--from-ref", metavar="REV", help="check the range FROM...TO")
+    parser.add_argument("--to-ref", metavar="REV")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("filenames", nargs="*", help=argparse.SUPPRESS)
+    return parser
+
+
+@guarded("require-ledger-hypothesis")
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    found = change.detect(args.from_ref, args.to_ref)
+    ledger = os.path.normpath(args.ledger).replace(os.sep, "/")
+    patterns = [re.compile(p) for p in args.paths or [DEFAULT_PATHS]]
+    if found.is_empty:
+        from hooks.ledger.gate import check_whole_ledger
+
+        findings = check_whole_ledger(ledger) if os.path.lexists(ledger) else []
+    elif ledger in found.paths or any(r.search(p) for p in found.paths for r in patterns):
+        from hooks.ledger.gate import check_change  # only when the ledger or src/ is involved
+
+        findings = check_change(found, ledger, patterns)
+    else:
+        return 0  # the common commit: one git call, no ledger read, no jsonschema
+    code = 1 if findings else 0
+    print_findings(findings, fmt=args.format, exit_code=code)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
