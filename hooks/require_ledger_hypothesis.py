@@ -4,6 +4,9 @@ A change that touches a path matching ``--paths`` (default ``^src/``) must add a
 hypothesis line to the ledger in the same change. Whatever paths changed, every added ledger
 line must validate and no earlier line may be edited, reordered or deleted. With nothing staged
 and no refs (``--all-files``, pre-commit.ci), the whole ledger is validated instead.
+
+The ledger core (and jsonschema) is imported only when the ledger or a path that needs a
+hypothesis changed: a typical commit costs one git call.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         findings = check_whole_ledger(ledger) if os.path.lexists(ledger) else []
     elif ledger in found.paths or any(r.search(p) for p in found.paths for r in patterns):
-        from hooks.ledger.gate import check_change  # only when the ledger or src/ is involved
+        from hooks.ledger.gate import check_change
 
         findings = check_change(found, ledger, patterns)
     else:

@@ -3,6 +3,8 @@
 Every call goes through ``run()`` below, as the git command line: it is what the user's repo
 already trusts, it understands worktrees, submodules and shallow clones, and it starts in a few
 milliseconds where importing a git library costs more than the whole hook should.
+
+Modules only the snapshot paths need are imported there.
 """
 
 from __future__ import annotations
@@ -102,7 +104,7 @@ def head_commit(cwd: str | None = None) -> str | None:
 
 def _temp_index_path() -> str:
     """A path for a throwaway index: git will create it (it refuses an empty file)."""
-    import tempfile  # only the snapshot paths need it
+    import tempfile
 
     fd, path = tempfile.mkstemp(prefix="receipt-index-")
     os.close(fd)
