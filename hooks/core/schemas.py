@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 RECEIPT = "receipt.schema.json"
 LEDGER_ENTRY = "ledger-entry.schema.json"
+CONFIG = "config.schema.json"
 
 _MAX_ERRORS = 20
 
@@ -83,6 +84,30 @@ def validate(name: str, instance: object) -> list[str]:
     except RecursionError:
         return ["(document): nested too deeply to validate"]
     return [f"{pointer(e.absolute_path)}: {_message(e)}" for e in errors[:_MAX_ERRORS]]
+
+
+def located_errors(name: str, instance: object) -> list[tuple[list[str | int], str]]:
+    """Schema errors as (path of keys, message), for documents whose lines are found by key.
+
+    An unknown key is reported at its own path ("unknown key"), not at the object holding it.
+    """
+    found: list[tuple[list[str | int], str]] = []
+    try:
+        errors = list(_validator(name).iter_errors(instance))
+    except RecursionError:
+        return [([], "nested too deeply to validate")]
+    for e in errors:
+        path = list(e.absolute_path)
+        if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+            known = e.schema.get("properties", {}) if isinstance(e.schema, dict) else {}
+            found += [([*path, key], "unknown key") for key in e.instance if key not in known]
+        elif "propertyNames" in e.schema_path:
+            found.append((path, f"{e.instance!r} is not a valid key here"))
+        else:
+            found.append((path, _message(e)))
+    # an unknown key first: a misspelt key explains the "required" error beside it
+    return sorted(found, key=lambda f: (f[1] != "unknown key", [str(p) for p in f[0]])
+                  )[:_MAX_ERRORS]
 
 
 @functools.cache

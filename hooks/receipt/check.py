@@ -5,10 +5,11 @@ Used by the ``check-receipt`` hook, ``receipt check`` and ``receipt show``; it p
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 
 from hooks.core import git
+from hooks.core.config import NO_CONFIG
+from hooks.core.config import Config
 from hooks.core.output import Finding
 from hooks.receipt import model
 from hooks.receipt.load import LoadedReceipt
@@ -67,7 +68,10 @@ def resolve(revs: Sequence[str], root: str) -> tuple[list[str], list[Finding]]:
     return commits, problems
 
 
-def check(revs: Sequence[str], receipt: str | None, policy: Policy) -> CheckResult:
+def check(revs: Sequence[str], receipt: str | None, policy: Policy,
+          policy_file: Config = NO_CONFIG) -> CheckResult:
+    from hooks.receipt.staleness import compare
+
     paths = git.repo_paths()
     commits, findings = resolve(revs, paths.root)
     receipt_path, _ = model.resolve_paths(paths.root, receipt, None)
@@ -81,20 +85,9 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy) -> CheckResu
             findings += [Finding(f"{label}: {f.message}", f.code, f.kind, commit=commit)
                          for f in loaded.findings]
             continue
-        commit_tree = _comparable_tree(commit, loaded.data, shown, paths.root)
-        findings += evaluate(loaded.data, commit=commit, commit_tree=commit_tree,
+        match = compare(commit, loaded.data, shown, paths.root, policy_file.ignore,
+                        policy_file.path)
+        findings += evaluate(loaded.data, commit=commit, tree_match=match,
                              shown_path=shown, policy=policy)
     return CheckResult(commits, findings, shown, loaded)
 
-
-def _comparable_tree(commit: str, data: dict[str, object], receipt: str, root: str) -> str:
-    """COMMIT's tree, less the receipt and log if they were committed (the seed's habit)."""
-    tree = git.tree_of(commit, root)
-    if tree == data.get("git_tree"):
-        return tree
-    output = data.get("output")
-    log = output.get("log") if isinstance(output, dict) else None
-    own_paths = [p for p in (receipt, log) if isinstance(p, str) and not os.path.isabs(p)]
-    if git.paths_in_commit(commit, own_paths, cwd=root):
-        return git.tree_without(commit, own_paths, cwd=root)
-    return tree
