@@ -47,7 +47,11 @@ def compare(commit: str, data: dict[str, Any], receipt: str, root: str,
     own = _own_paths(data, receipt)
     comparable = git.tree_without(commit, own, root, recorded)
     if comparable != tested:
-        return TreeMatch(False, describe(commit, comparable, data, own, recorded, root))
+        why = describe(commit, comparable, data, own, recorded, root)
+        if config_path and git.paths_in_commit(commit, [config_path], root) and \
+                _changed(config_path, commit, data, root):
+            why += f" (the policy in {config_path} changed since the run)"
+        return TreeMatch(False, why)
     newly_counted = sorted(set(recorded) - set(ignore))
     if newly_counted:
         counted_now = git.tree_without(commit, own, root, ignore)
@@ -59,6 +63,18 @@ def compare(commit: str, data: dict[str, Any], receipt: str, root: str,
                 f"the tree it tested (ignore {', '.join(newly_counted)}) and the config "
                 f"({config_path or 'its default'}) now counts"))
     return TreeMatch(True)
+
+
+def _changed(path: str, commit: str, data: dict[str, Any], root: str) -> bool:
+    """PATH differs between COMMIT and the tested tree (or the run's commit, if that is all
+    there is here)."""
+    tested = str(data.get("git_tree"))
+    head = data.get("git_head")
+    base = tested if git.has_object(tested, root) else head if isinstance(head, str) and \
+        git.has_object(head, root) else None
+    if base is None:
+        return False
+    return any(p == path for _s, p in git.tree_changes(base, commit, root))
 
 
 def describe(commit: str, comparable: str, data: dict[str, Any], own: list[str],
@@ -73,6 +89,10 @@ def describe(commit: str, comparable: str, data: dict[str, Any], own: list[str],
     dirty = " and uncommitted changes" if data.get("git_dirty") else ""
     if isinstance(head, str) and git.has_object(head, root):
         base = git.tree_without(head, own, root, recorded)
+        if base == comparable:
+            return (f"{label} has the tree of the commit the run started from, "
+                    f"{git.short(head)}, but the run also tested uncommitted changes (tree "
+                    f"{git.short(tested)}, not in this repository)")
         return (f"{label} is not the tested tree ({git.short(tested)}, not in this repository); "
                 f"it differs from the commit the run started from, {git.short(head)}{dirty}, in "
                 f"{_changes(base, comparable, root)}")
