@@ -106,7 +106,8 @@ def check(args: argparse.Namespace) -> int:
     if code == 0 and args.format == "text":
         write(result.vouched() + "\n")
     print_findings(result.findings, fmt=args.format, exit_code=code,
-                   extra={"commits": result.commits, "receipt": result.shown})
+                   extra={"commits": result.commits, "receipt": result.shown,
+                          "overrides": result.notes})
     return code
 
 

@@ -32,6 +32,7 @@ def build_parser() -> ArgumentParser:
     from hooks.commands import demo
     from hooks.commands import install_hook
     from hooks.commands import ledger
+    from hooks.commands import override
     from hooks.commands import show
 
     parser = ArgumentParser(prog="receipt", description=hooks.__doc__)
@@ -53,6 +54,10 @@ def build_parser() -> ArgumentParser:
                                                   "check")
     ledger.add_arguments(ledger_parser)
     ledger_parser.set_defaults(func=ledger.run)
+    override_parser = sub.add_parser("override", help="let a push through check-receipt, "
+                                                      "with a reason logged in the ledger")
+    override.add_arguments(override_parser)
+    override_parser.set_defaults(func=override.run)
     demo_parser = sub.add_parser("demo", help="show the whole flow in a throwaway repo, for real")
     demo_parser.add_argument("--keep", action="store_true",
                              help="keep the throwaway repo and print it")

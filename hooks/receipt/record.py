@@ -120,6 +120,9 @@ def run(
         schemas.remember_valid(model.memo_dir(paths),
                                schemas.digest_for(schemas.RECEIPT, raw))
     atomic_write(receipt_path, raw)
+    from hooks.receipt.keyed import keyed_path  # one receipt per command: see keyed.py
+
+    atomic_write(keyed_path(receipt_path, argv), raw)
     warn(_summary(receipt, receipt_rel))
     return exit_code
 
