@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from conftest import PASSING_TEST
-from conftest import Result
 from conftest import Repo
+from conftest import Result
 from conftest import git
 from conftest import precommit_config
 
