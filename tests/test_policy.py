@@ -240,3 +240,32 @@ def test_an_override_lets_the_push_through_and_is_said_every_time(
     refused = repo.run("receipt", "check")
     assert refused.code == 2 and "overridden" not in refused.out
     assert refused.out.startswith(f"{later[:7]}: no receipt at {RECEIPT}")
+
+
+def test_a_fuse_cap_is_refused_then_overridden_with_a_reason_logged(repo: Repo) -> None:
+    project(repo, "[fuse]", "max-steps = 3", "budget = 600")
+    within = repo.run("receipt", "fuse", "--", "false")
+    assert within.code == 42
+    assert "receipt fuse: step 1/3: false" in within.err  # the cap is the default
+    for argv, env in ((["--max-steps", "5"], {}), ([], {"MAX_STEPS": "5"})):
+        refused = repo.run("receipt", "fuse", *argv, "--", "false", env=env)
+        assert refused.code == 1
+        assert refused.err == (
+            "receipt fuse: --max-steps 5 (cap 3) goes past the cap committed in "
+            ".receipt-hooks.toml fuse: stay within it, or pass --override \"REASON\" (logged in "
+            "the ledger)\n")
+    ledger = repo.path / "assumption-ledger.jsonl"
+    before = ledger.read_text().splitlines()
+    overridden = repo.run("receipt", "fuse", "--max-steps", "5", "--budget", "900",
+                          "--override", "INC-9 flaky infra, watching it", "--", "false")
+    assert overridden.code == 42
+    assert ("receipt fuse: --max-steps 5 (cap 3), --budget 900 (cap 600) past the cap in "
+            ".receipt-hooks.toml fuse: overridden by test@example.invalid because INC-9 flaky "
+            "infra, watching it") in overridden.err
+    assert "step 1/5" in overridden.err
+    added = [json.loads(line) for line in ledger.read_text().splitlines()[len(before):]]
+    assert [e["event"] for e in added] == ["override", "start", "fuse_blown"]
+    assert {k: added[0][k] for k in ("who", "what", "why")} == {
+        "who": "test@example.invalid", "what": "fuse --max-steps 5 (cap 3), --budget 900 (cap 600)",
+        "why": "INC-9 flaky infra, watching it"}
+    assert repo.run("receipt", "ledger", "check").code == 0
