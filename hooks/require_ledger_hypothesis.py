@@ -29,9 +29,11 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="require-ledger-hypothesis",
                             description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--paths", action="append", metavar="REGEX", type=regex_argument,
-                        help=f"paths that need a hypothesis (repeatable; default {DEFAULT_PATHS})")
-    parser.add_argument("--ledger", default="assumption-ledger.jsonl", metavar="PATH",
-                        help="the ledger, relative to the repository root")
+                        help=f"paths that need a hypothesis (repeatable; default: the config's "
+                             f"hypothesis-paths, else {DEFAULT_PATHS})")
+    parser.add_argument("--ledger", metavar="PATH",
+                        help="the ledger, relative to the repository root (default: the "
+                             "config's ledger, else assumption-ledger.jsonl)")
     parser.add_argument("--from-ref", metavar="REV", help="check the range FROM...TO")
     parser.add_argument("--to-ref", metavar="REV")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -42,9 +44,14 @@ def build_parser() -> ArgumentParser:
 @guarded("require-ledger-hypothesis")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from hooks.core import config
+    from hooks.core import git
+
     found = change.detect(args.from_ref, args.to_ref)
-    ledger = os.path.normpath(args.ledger).replace(os.sep, "/")
-    patterns = [re.compile(p) for p in args.paths or [DEFAULT_PATHS]]
+    policy = config.for_repo(git.repo_paths())
+    ledger = os.path.normpath(args.ledger or policy.ledger).replace(os.sep, "/")
+    patterns = [re.compile(p) for p in
+                args.paths or policy.get("hypothesis-paths") or [DEFAULT_PATHS]]
     if found.is_empty:
         from hooks.ledger.gate import check_whole_ledger
 

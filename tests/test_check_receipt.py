@@ -50,15 +50,15 @@ def test_missing_receipt_exits_2_naming_commit_path_and_fix(repo: Repo) -> None:
                           f"command>', then push again\n")
 
 
-def test_stale_receipt_exits_3_with_both_trees_and_the_rerun_command(repo: Repo) -> None:
+def test_stale_receipt_exits_3_saying_what_changed_and_the_rerun_command(repo: Repo) -> None:
     commit_and_run(repo)
     head = repo.commit("more", b="2\n")
     result = check(repo)
     assert result.code == 3
-    tree = repo.git("rev-parse", "HEAD^{tree}")
     old_tree = json.loads((repo.path / RECEIPT).read_text())["git_tree"]
-    assert result.out == (f"{head[:7]}: no receipt for tree {tree[:7]} ({RECEIPT} is for tree "
-                          f"{old_tree[:7]}): run 'receipt run -- {PY} t.py', then push again\n")
+    assert result.out == (f"stale: {head[:7]} differs from the tested tree in 1 path: A b; "
+                          f"{RECEIPT} is for tree {old_tree[:7]}: run 'receipt run -- {PY} t.py', "
+                          f"then push again\n")
 
 
 def test_dirty_run_whose_fix_is_left_out_of_the_commit_is_stale(repo: Repo) -> None:
@@ -225,8 +225,7 @@ def test_several_problems_are_all_printed_and_the_first_in_order_wins(repo: Repo
     repo.commit("later", x="1\n")
     result = check(repo, "--require-command", "^npm")
     assert result.code == 3  # stale comes before failed (4) and off policy (6)
-    kinds = [line.split(": ", 2)[1] for line in result.out.splitlines()]
-    assert kinds[0].startswith("no receipt for tree")
+    assert result.out.splitlines()[0].startswith("stale: ")
     assert len(result.out.splitlines()) == 4
 
 
@@ -318,4 +317,4 @@ def test_pre_push_stdin_lines_each_checked_and_deletions_skipped(repo: Repo) -> 
     lines += f"refs/heads/b {second} refs/heads/b {zero}\n"
     result = check(repo, "--git-pre-push", stdin=lines)
     assert result.code == 3
-    assert result.out.startswith(f"{second[:7]}: no receipt for tree")
+    assert result.out.startswith(f"stale: {second[:7]} differs from the tested tree")

@@ -52,7 +52,7 @@ def test_pushing_a_branch_that_is_not_checked_out_checks_that_branch(
     refused = repo.run("git", "push", "origin", "feature")
     assert refused.code == 1
     feature = repo.git("rev-parse", "feature")
-    assert f"{feature[:7]}: no receipt for tree" in refused.both
+    assert f"stale: {feature[:7]} differs from the tested tree" in refused.both
     assert repo.run("git", "push", "origin", "main").code == 0
 
 
@@ -68,7 +68,7 @@ def test_pre_commit_run_with_refs_checks_the_to_ref(
     refused = repo.run("pre-commit", "run", "check-receipt", "--hook-stage", "pre-push",
                        "--from-ref", first, "--to-ref", second)
     assert refused.code == 1
-    assert f"{second[:7]}: no receipt for tree" in refused.both
+    assert f"stale: {second[:7]} differs from the tested tree" in refused.both
 
 
 def test_try_repo_runs_every_manifest_hook(repo: Repo, hook_repo: tuple[str, str]) -> None:
@@ -106,9 +106,9 @@ def test_plain_git_hook_checks_every_ref_in_one_push(repo: Repo) -> None:
     repo.commit("untested too", y="2\n")
     refused = repo.run("git", "push", "origin", "main", "other")
     assert refused.code != 0
-    assert f"{other[:7]}: no receipt for tree" in refused.both
+    assert f"stale: {other[:7]} differs from the tested tree" in refused.both
     main = repo.git("rev-parse", "main")
-    assert f"{main[:7]}: no receipt for tree" in refused.both
+    assert f"stale: {main[:7]} differs from the tested tree" in refused.both
     remote_refs = repo.git("--git-dir", str(remote), "for-each-ref",
                            "--format=%(refname:short) %(objectname)")
     assert remote_refs.splitlines() == [f"main {pushed}", f"same-tree {pushed}"]
