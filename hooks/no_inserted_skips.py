@@ -36,9 +36,20 @@ def build_parser(prog: str) -> ArgumentParser:
                         help=f"baseline for whole-file scans (default {BASELINE})")
     parser.add_argument("--write-baseline", action="store_true",
                         help="scan every tracked file and write the baseline")
+    parser.add_argument("--enable", action="append", default=[], metavar="RULE_ID",
+                        type=rule_id_argument,
+                        help="also run this opt-in rule (repeatable; --list-rules marks them)")
     parser.add_argument("--list-rules", action="store_true", help="print every rule and exit")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     return parser
+
+
+def rule_id_argument(value: str) -> str:
+    from hooks.skips.rules import RULE_TITLES
+
+    if value not in RULE_TITLES:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a rule id ({', '.join(RULE_TITLES)})")
+    return value
 
 
 def run(argv: Sequence[str] | None, prog: str) -> int:
@@ -63,7 +74,7 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
     if found.is_empty:
         return whole_file_mode(args, prog)
     only = set(args.filenames) if args.filenames else None
-    return report(scan_change(found, only), allow=not args.no_allow,
+    return report(scan_change(found, only, frozenset(args.enable)), allow=not args.no_allow,
                   ticket=args.ticket_pattern, fmt=args.format, prog=prog)
 
 
