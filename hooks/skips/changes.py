@@ -153,9 +153,9 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents) -> lis
     created = {f.diff.path for f in files if f.diff.created}
     found: list[Hit] = []
     for f in files:
-        gone = lost.get(f.diff.path)
-        if not gone or added_count[f.diff.path]:
+        if not lost.get(f.diff.path) or added_count[f.diff.path]:
             continue
+        gone = lost[f.diff.path]
         after = texts.get(f.diff.path) or ""
         pack = _assertion_pack(f)
         if f in test_module_files and pack is not None and pack.test_module is not None:
