@@ -65,7 +65,7 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
         from hooks.skips.baseline import write_baseline
 
         change.enter_root()
-        results = scan_whole_files(git.tracked_files())
+        results = scan_whole_files(git.tracked_files(), frozenset(args.enable))
         write_baseline(args.baseline, [hit for hit, _ in results])
         write(f"{prog}: wrote {args.baseline} with {len(results)} existing finding(s); "
               f"commit it so --all-files runs report only new ones\n")
@@ -95,8 +95,8 @@ def whole_file_mode(args: argparse.Namespace, prog: str) -> int:
               f"(pre-commit run --all-files, pre-commit.ci) against what exists today, run "
               f"'receipt skips --write-baseline' and commit {baseline_path}\n")
         return 0
-    fresh = not_in_baseline(scan_whole_files(args.filenames or git.tracked_files()),
-                            baseline)
+    fresh = not_in_baseline(scan_whole_files(args.filenames or git.tracked_files(),
+                                             frozenset(args.enable)), baseline)
     return report(fresh, allow=not args.no_allow, ticket=args.ticket_pattern, fmt=args.format,
                   prog=prog)
 

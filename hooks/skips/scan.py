@@ -197,7 +197,8 @@ def scan_diffs(diffs: Sequence[FileDiff], contents: Contents, merged: Contents |
     return judge_change(todo, hits, contents, enabled)
 
 
-def scan_whole_files(paths: Iterable[str]) -> list[tuple[Hit, FileScan]]:
+def scan_whole_files(paths: Iterable[str],
+                     enabled: frozenset[str] = frozenset()) -> list[tuple[Hit, FileScan]]:
     from hooks.skips import packs_for
 
     results: list[tuple[Hit, FileScan]] = []
@@ -214,5 +215,5 @@ def scan_whole_files(paths: Iterable[str]) -> list[tuple[Hit, FileScan]]:
             continue
         scan = FileScan(path, packs, text)
         lines = list(enumerate(scan.raw_lines(), 1))
-        results += [(hit, scan) for hit in scan.hits(scan.candidates(lines))]
+        results += [(hit, scan) for hit in scan.hits(scan.candidates(lines, enabled))]
     return results

@@ -77,9 +77,10 @@ PACK = Pack(
              "it.todo('pays');\n",
              "if (test.fails) {\n  report(test);\n}\n", sample="src/cart.js"),
         Rule("SKP006", "test definition commented out",
-             rf"^\s*(?://+|/?\*+)?\s*{_BLOCKS}(?:\.\w+)?\s*\(\s*[\"'`]",
+             # not a JSDoc example line (' * describe(...)'), nor outside test files
+             rf"^\s*(?://+|/\*+)?\s*{_BLOCKS}(?:\.\w+)?\s*\(\s*[\"'`]",
              "// it('pays', () => {\n//   expect(pay()).toBe(1);\n// });\n",
              "// pays once per cart\nit('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
-             scope="comment"),
+             scope="comment", tests_only=True),
     ],
 )
