@@ -166,9 +166,11 @@ FLAGGED = [  # (class, change, path:line, rule id)
         "require/a_test.go", "func TestA(t *testing.T) {\n\tTrue(t, true)\n}\n"),
      "require/a_test.go:2", "SKP004"),
     ("SKP008: .travis.yml allow_failures", added(
-        ".travis.yml", "matrix:\n  allow_failures:\n    - rvm: jruby\n"), ".travis.yml:2", "SKP008"),
+        ".travis.yml", "matrix:\n  allow_failures:\n    - rvm: jruby\n"),
+     ".travis.yml:2", "SKP008"),
     ("SKP008: -DskipTests=true in .travis.yml", added(
-        ".travis.yml", "install: mvn -f gson install -DskipTests=true\n"), ".travis.yml:1", "SKP008"),
+        ".travis.yml", "install: mvn -f gson install -DskipTests=true\n"),
+     ".travis.yml:1", "SKP008"),
     ("SKP008: -Dmaven.test.skip without =true", added(
         ".github/workflows/b.yml", "jobs:\n  b:\n    steps:\n      - run: mvn install "
                                    "-Dmaven.test.skip\n"), ".github/workflows/b.yml:4", "SKP008"),

@@ -129,36 +129,43 @@ def _live_checks(f: ChangedFile, pack: Pack) -> list[tuple[int, str, str]]:
 
 
 def _removed_assertions(files: Sequence[ChangedFile], contents: Contents) -> list[Hit]:
-    """SKP009 over the whole change."""
+    """SKP009 over the whole change. Most changes stop at the first check: no removed line
+    looks like an assertion, so nothing added is lexed or compared."""
+    suspects = [(f, pack) for f in files if f.diff.removed
+                for pack in [_assertion_pack(f)] if pack is not None and pack.assertion
+                and any(pack.assertion.search(t) for _, t in f.removed())]
+    if not suspects:
+        return []
     added_norm = {_norm(t) for f in files for _, t in f.added}
-    lost: dict[str, list[tuple[int, str]]] = {}
-    added_count: dict[str, int] = {}
-    test_module_files: list[ChangedFile] = []
-    for f in files:
+    counted: dict[str, int] = {}
+
+    def added_count(f: ChangedFile) -> int:
         pack = _assertion_pack(f)
-        if pack is None or pack.assertion is None:
-            continue
+        if f.diff.path not in counted:
+            counted[f.diff.path] = 0 if pack is None or pack.assertion is None else sum(
+                1 for _, _, code, _ in _code_blocks(f.added, pack.family, 1)
+                if pack.assertion.search(code))
+        return counted[f.diff.path]
+
+    lost: dict[str, list[tuple[int, str]]] = {}
+    for f, pack in suspects:
         assertion = pack.assertion
-        added_count[f.diff.path] = sum(
-            1 for _, _, code, _ in _code_blocks(f.added, pack.family, 1) if assertion.search(code))
+        assert assertion is not None  # noqa: S101  # suspects have one
         gone = [(pos, raw) for pos, raw, code in _live_checks(f, pack)
                 if assertion.search(code) and _norm(raw) not in added_norm]
-        if gone:
+        if gone and not added_count(f):
             lost[f.diff.path] = gone
-            if not pack.is_test_file(f.diff.path):
-                test_module_files.append(f)
     if not lost:
         return []
-    texts = contents([p for p in lost if added_count.get(p, 0) == 0])
-    created = {f.diff.path for f in files if f.diff.created}
+    texts = contents(list(lost))
+    created = [f for f in files if f.diff.created]
     found: list[Hit] = []
-    for f in files:
-        if not lost.get(f.diff.path) or added_count[f.diff.path]:
+    for f, pack in suspects:
+        if f.diff.path not in lost:
             continue
         gone = lost[f.diff.path]
         after = texts.get(f.diff.path) or ""
-        pack = _assertion_pack(f)
-        if f in test_module_files and pack is not None and pack.test_module is not None:
+        if not pack.is_test_file(f.diff.path) and pack.test_module is not None:
             start = pack.test_module.search(after)  # only a test module's assertions count
             first = after.count("\n", 0, start.start()) + 1 if start else None
             gone = [(pos, raw) for pos, raw in gone if first is not None and pos > first]
@@ -166,7 +173,7 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents) -> lis
         gone = [(pos, raw) for pos, raw in gone  # a duplicate of a check still next to it
                 if _norm(raw) not in {_norm(t) for t in lines[max(pos - 6, 0):pos + 5]}]
         # tests moved to a file this change creates: their checks went with them
-        moved = sum(n for path, n in added_count.items() if path in created)
+        moved = sum(added_count(c) for c in created)
         if gone and moved < len(gone):
             pos, raw = gone[0]
             found.append(Hit(f.diff.path, pos, 1, REMOVED_ASSERTION, raw))
