@@ -206,6 +206,8 @@ def _renamed(before: str, after: str) -> bool:
 def _renamed_tests(files: Sequence[ChangedFile]) -> list[Hit]:
     found: list[Hit] = []
     for f in files:
+        if not f.diff.removed:  # nothing renamed: most new files
+            continue
         for pack in f.packs:
             if not pack.test_definition or not pack.is_test_file(f.diff.path):
                 continue
