@@ -41,6 +41,17 @@ def build_parser() -> ArgumentParser:
     return parser
 
 
+def _work_tree_ledger(root: str, ledger: str) -> bytes | None:
+    from hooks.core.fileio import UnreadableFile
+    from hooks.core.fileio import read_bounded
+    from hooks.ledger.store import MAX_LEDGER_BYTES
+
+    try:
+        return read_bounded(os.path.join(root, ledger), MAX_LEDGER_BYTES)
+    except (OSError, UnreadableFile):
+        return None
+
+
 @guarded("require-ledger-hypothesis")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
@@ -59,7 +70,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif ledger in found.paths or any(r.search(p) for p in found.paths for r in patterns):
         from hooks.ledger.gate import check_change
 
-        findings = check_change(found, ledger, patterns)
+        on_disk = None if found.is_range else _work_tree_ledger(git.repo_paths().root, ledger)
+        findings = check_change(found, ledger, patterns, on_disk=on_disk,
+                                comments_need_hypothesis=bool(
+                                    policy.get("hypothesis-for-comments", False)))
     else:
         return 0  # the common commit: one git call, no ledger read, no jsonschema
     code = 1 if findings else 0

@@ -1,0 +1,77 @@
+"""What a new user meets in the first hour: pre-commit's default output, the ledger's advice,
+annotations, --help, columns, quoting, colour, pinning and the plain test-count line."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import Repo
+from conftest import precommit_config
+
+ALLOWED_SKIP = ("import pytest\n\n\n"
+                "@pytest.mark.skip  # receipt: allow SKP001 -- ABC-123 flaky on arm64\n"
+                "def test_a():\n    assert 1 + 1 == 2\n")
+
+
+def test_pre_commit_shows_allowances_and_the_missing_baseline_without_verbose(
+        repo: Repo, hook_repo: tuple[str, str]) -> None:
+    repo.write(".pre-commit-config.yaml", precommit_config(hook_repo, "no-inserted-skips"))
+    repo.commit("config")
+    whole = repo.run("pre-commit", "run", "no-inserted-skips", "--all-files")
+    assert whole.code == 0, whole.both
+    assert re.search(r"^no-inserted-skips\.+Passed$", whole.out, re.M), whole.out
+    assert "nothing staged and no refs, so no diff to scan" in whole.out
+    assert "receipt skips --write-baseline" in whole.out
+    repo.write("tests/test_a.py", ALLOWED_SKIP)
+    repo.git("add", "tests/test_a.py")
+    staged = repo.run("pre-commit", "run", "no-inserted-skips")
+    assert staged.code == 0, staged.both
+    assert ("allowed: tests/test_a.py:4: SKP001 -- ABC-123 flaky on arm64"
+            in staged.out), staged.out
+
+
+LEDGER = "assumption-ledger.jsonl"
+APP = 'def area(r):\n    """Area of a circle."""\n    return 3.14 * r * r  # close enough\n'
+
+
+def test_a_hypothesis_written_but_not_staged_is_named(
+        repo: Repo, hook_repo: tuple[str, str]) -> None:
+    repo.write(".pre-commit-config.yaml",
+               precommit_config(hook_repo, "require-ledger-hypothesis"))
+    repo.commit("init", **{"src/app.py": APP})
+    assert repo.run("pre-commit", "install").code == 0
+    repo.write("src/app.py", APP.replace("3.14", "3.14159"))
+    added = repo.run("receipt", "ledger", "add", "pi is too rough", "--test", "pytest -k area")
+    assert added.code == 0, added.both
+    refused = repo.run("git", "commit", "-am", "better pi")
+    assert refused.code == 1
+    assert (f"src/app.py changed and {LEDGER} has a new hypothesis that is not staged: "
+            f"git add {LEDGER}") in refused.both, refused.both
+    assert "gains no hypothesis" not in refused.both
+    repo.git("add", LEDGER)
+    assert repo.run("git", "commit", "-am", "better pi").code == 0
+
+
+def test_comment_and_docstring_changes_need_no_hypothesis_unless_configured(repo: Repo) -> None:
+    repo.commit("init", **{"src/app.py": APP, "src/ui.js": "// draw\nconst s = 'a';\n"})
+    repo.write("src/app.py", APP.replace("Area of a circle.", "The area of a circle of radius r.")
+               .replace("# close enough", "# close enough for the demo\n    # (see ABC-1)"))
+    repo.write("src/ui.js", "// draw the chart\n/* twice */\nconst s = 'a';\n")
+    repo.git("add", "-A")
+    accepted = repo.run("require-ledger-hypothesis")
+    assert (accepted.code, accepted.out) == (0, "")
+    repo.write(".receipt-hooks.toml", "hypothesis-for-comments = true\n")
+    repo.git("add", "-A")
+    configured = repo.run("require-ledger-hypothesis")
+    assert configured.code == 1
+    assert f"src/app.py, src/ui.js changed but {LEDGER} gains no hypothesis" in configured.out
+
+
+def test_a_changed_string_is_code_not_a_comment(repo: Repo) -> None:
+    repo.commit("init", **{"src/app.py": APP, "src/ui.js": "// draw\nconst s = 'a';\n"})
+    repo.write("src/app.py", APP.replace("return 3.14 * r * r", 'return "3.14"'))
+    repo.write("src/ui.js", "// draw\nconst s = 'b';\n")
+    repo.git("add", "-A")
+    refused = repo.run("require-ledger-hypothesis")
+    assert refused.code == 1
+    assert f"src/app.py, src/ui.js changed but {LEDGER} gains no hypothesis" in refused.out
