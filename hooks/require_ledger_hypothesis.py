@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from hooks.core import change
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
 from hooks.core.cmdline import regex_argument
 from hooks.core.errors import guarded
 from hooks.core.output import print_findings
@@ -26,8 +27,15 @@ DEFAULT_PATHS = r"^src/"
 
 
 def build_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="require-ledger-hypothesis",
-                            description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = ArgumentParser(prog="require-ledger-hypothesis")
+    describe(parser, "Refuse a change to src/ unless the same change adds a hypothesis to the "
+                     "assumption ledger, and any edit of the ledger's earlier lines.",
+             "require-ledger-hypothesis            # the staged change",
+             "require-ledger-hypothesis --paths '^(src|lib)/' --from-ref origin/main "
+             "--to-ref HEAD",
+             notes=["Write a hypothesis with: receipt ledger add \"<what you believe is "
+                    "wrong>\" --test \"<command>\", then git add assumption-ledger.jsonl. "
+                    "Exit codes: 1 on findings, 0 otherwise."], annotates=True)
     parser.add_argument("--paths", action="append", metavar="REGEX", type=regex_argument,
                         help=f"paths that need a hypothesis (repeatable; default: the config's "
                              f"hypothesis-paths, else {DEFAULT_PATHS})")
@@ -36,7 +44,8 @@ def build_parser() -> ArgumentParser:
                              "config's ledger, else assumption-ledger.jsonl)")
     parser.add_argument("--from-ref", metavar="REV", help="check the range FROM...TO")
     parser.add_argument("--to-ref", metavar="REV")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text for people (default) or json for machines")
     parser.add_argument("filenames", nargs="*", help=argparse.SUPPRESS)
     return parser
 

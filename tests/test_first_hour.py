@@ -3,10 +3,18 @@ annotations, --help, columns, quoting, colour, pinning and the plain test-count 
 
 from __future__ import annotations
 
+import argparse
 import re
+from collections.abc import Callable
 
+import pytest
 from conftest import Repo
 from conftest import precommit_config
+
+from hooks import check_receipt
+from hooks import cli
+from hooks import no_inserted_skips
+from hooks import require_ledger_hypothesis
 
 ALLOWED_SKIP = ("import pytest\n\n\n"
                 "@pytest.mark.skip  # receipt: allow SKP001 -- ABC-123 flaky on arm64\n"
@@ -75,3 +83,67 @@ def test_a_changed_string_is_code_not_a_comment(repo: Repo) -> None:
     refused = repo.run("require-ledger-hypothesis")
     assert refused.code == 1
     assert f"src/app.py, src/ui.js changed but {LEDGER} gains no hypothesis" in refused.out
+
+
+def test_every_command_that_reports_findings_annotates_the_same_way(repo: Repo) -> None:
+    gha = {"GITHUB_ACTIONS": "true"}
+    repo.commit("init", README="x\n")
+    missing = repo.run("receipt", "check", env=gha)
+    assert missing.code == 2
+    head = repo.git("rev-parse", "--short=7", "HEAD")
+    assert re.search(rf"^::error title=missing::{head}: no receipt at "
+                     r"artifacts/test-receipt\.json", missing.out, re.M), missing.out
+    assert repo.run("receipt", "show", env=gha).out.count("::error title=missing::") == 1
+    repo.write("src/app.py", "print(1)\n")
+    repo.git("add", "-A")
+    ledger_hook = repo.run("require-ledger-hypothesis", env=gha)
+    assert ledger_hook.code == 1
+    assert "::error file=src/app.py,title=no-hypothesis::src/app.py changed" in ledger_hook.out
+    repo.write(LEDGER, "[1]\n")
+    checked = repo.run("receipt", "ledger", "check", env=gha)
+    assert checked.code == 1
+    assert (f"::error file={LEDGER},line=1,title=invalid-line::{LEDGER}:1: is a JSON list"
+            in checked.out), checked.out
+    assert "::error" not in repo.run("receipt", "ledger", "check").out
+
+
+def _help_of(main: Callable[[list[str]], int], argv: list[str],
+             capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exited:
+        main([*argv, "--help"])
+    assert exited.value.code == 0
+    return capsys.readouterr().out
+
+
+def _receipt_commands() -> list[list[str]]:
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    commands: list[list[str]] = [[]]
+    for name, child in sub.choices.items():
+        commands.append([name])
+        for action in child._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                commands += [[name, grand] for grand in action.choices]
+    return commands
+
+
+def test_help_is_a_sentence_then_options_then_an_example(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    helps = {f"receipt {' '.join(words)}".strip(): _help_of(cli.main, words, capsys)
+             for words in _receipt_commands()}
+    assert {"receipt run", "receipt skips", "receipt fuse", "receipt ledger add"} <= set(helps)
+    helps["check-receipt"] = _help_of(check_receipt.main, [], capsys)
+    helps["no-inserted-skips"] = _help_of(no_inserted_skips.main, [], capsys)
+    helps["require-ledger-hypothesis"] = _help_of(require_ledger_hypothesis.main, [], capsys)
+    for name, text in helps.items():
+        paragraphs = text.split("\n\n")
+        sentence = " ".join(paragraphs[1].split())
+        assert re.fullmatch(r"[A-Z][^`]*\.", sentence), (name, sentence)
+        assert "``" not in text, name
+        options = text.index("options:")
+        example = text.index("\nexample")
+        assert options < example, name
+        assert name in text[example:], (name, text[example:])
+    for name in ("check-receipt", "no-inserted-skips", "require-ledger-hypothesis",
+                 "receipt check", "receipt show", "receipt skips", "receipt ledger check"):
+        assert "GITHUB_ACTIONS=true" in helps[name] and "::error" in helps[name], name

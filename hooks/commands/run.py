@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Sequence
 
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
 from hooks.core.cmdline import split_at_dashdash
 
 USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] -- CMD [ARG ...]\n"
@@ -17,8 +18,12 @@ def main(argv: Sequence[str]) -> int:
     from hooks.receipt.record import run
 
     options, command, shell = split_at_dashdash(argv)
-    parser = ArgumentParser(prog="receipt run", usage=USAGE,
-                            description="Run a command and write a receipt of how it ended.")
+    parser = ArgumentParser(prog="receipt run", usage=USAGE)
+    describe(parser, "Run a command and write a receipt of how it ended: its exit code, the "
+                     "test counts in its output, and the tree it ran on.",
+             "receipt run -- pytest -q",
+             "receipt run 'npm test -- --run'      # one string: run by /bin/sh",
+             notes=["Exits with the command's own exit code."])
     parser.add_argument("--receipt", metavar="PATH",
                         help="where to write the receipt (default: artifacts/test-receipt.json "
                              "at the repository root)")
