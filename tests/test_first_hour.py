@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from collections.abc import Callable
 
 import pytest
+from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import precommit_config
 
@@ -147,3 +149,16 @@ def test_help_is_a_sentence_then_options_then_an_example(
     for name in ("check-receipt", "no-inserted-skips", "require-ledger-hypothesis",
                  "receipt check", "receipt show", "receipt skips", "receipt ledger check"):
         assert "GITHUB_ACTIONS=true" in helps[name] and "::error" in helps[name], name
+
+
+def test_show_prints_the_receipt_then_exits_with_the_checks_code(repo: Repo) -> None:
+    repo.commit("init", **{"t.py": PASSING_TEST})
+    assert repo.run("receipt", "run", "--", sys.executable, "t.py").code == 0
+    fresh = repo.run("receipt", "show")
+    assert fresh.code == 0, fresh.both
+    repo.commit("untested", x="1\n")
+    stale = repo.run("receipt", "show")
+    assert stale.code == 3
+    assert re.search(r"^tests +3 passed, 0 failed", stale.out, re.M), stale.out
+    assert "stale: " in stale.out
+    assert stale.out.index("tests ") < stale.out.index("stale: ")
