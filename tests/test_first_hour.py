@@ -162,3 +162,39 @@ def test_show_prints_the_receipt_then_exits_with_the_checks_code(repo: Repo) -> 
     assert re.search(r"^tests +3 passed, 0 failed", stale.out, re.M), stale.out
     assert "stale: " in stale.out
     assert stale.out.index("tests ") < stale.out.index("stale: ")
+
+
+def _hits(path: str, text: str) -> list[tuple[int, int, str]]:
+    from hooks.skips import packs_for
+    from hooks.skips.rules import RULE_TITLES
+    from hooks.skips.scan import FileScan
+
+    scan = FileScan(path, packs_for(path), text)
+    lines = list(enumerate(scan.raw_lines(), 1))
+    return sorted((h.line, h.col, h.rule.id)
+                  for h in scan.hits(scan.candidates(lines, frozenset(RULE_TITLES))))
+
+
+def test_every_rule_reports_the_column_where_its_construct_starts() -> None:
+    from hooks.skips import all_packs
+
+    assert _hits("tests/test_a.py", "def test_a():\n    assert True\n") == [(2, 5, "SKP004")]
+    assert _hits("tests/test_a.py", "x = 1\n    # def test_b():\n") == [(2, 5, "SKP006")]
+    assert _hits(".github/workflows/ci.yml", "    run: pytest || true\n") == [
+        (1, 17, "SKP008")]
+    checked = 0
+    for pack in all_packs():
+        for rule in pack.rules:
+            path = rule.sample or pack.sample
+            bad = rule.bad
+            found = _hits(path, bad)
+            if not found:
+                continue
+            indented = _hits(path, "\n".join("    " + line if line else line
+                                              for line in bad.split("\n")))
+            assert indented == [(n, col + 4, rid) for n, col, rid in found], (rule.id, bad)
+            lines = bad.split("\n")
+            for n, col, rid in found:
+                assert not lines[n - 1][col - 1].isspace(), (rule.id, bad, col)
+            checked += 1
+    assert checked > 60
