@@ -194,7 +194,7 @@ def test_every_rule_reports_the_column_where_its_construct_starts() -> None:
                                               for line in bad.split("\n")))
             assert indented == [(n, col + 4, rid) for n, col, rid in found], (rule.id, bad)
             lines = bad.split("\n")
-            for n, col, rid in found:
+            for n, col, _rule_id in found:
                 assert not lines[n - 1][col - 1].isspace(), (rule.id, bad, col)
             checked += 1
     assert checked > 60
