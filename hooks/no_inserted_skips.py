@@ -16,6 +16,7 @@ from hooks.core import change
 from hooks.core import git
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
+from hooks.core.cmdline import quoted
 from hooks.core.cmdline import regex_argument
 from hooks.core.errors import UserError
 from hooks.core.errors import guarded
@@ -123,7 +124,7 @@ def whole_file_mode(args: argparse.Namespace, prog: str, off: set[str]) -> int:
     if baseline is None:
         write(f"{prog}: nothing staged and no refs, so no diff to scan; to check whole files "
               f"(pre-commit run --all-files, pre-commit.ci) against what exists today, run "
-              f"'receipt skips --write-baseline' and commit {baseline_path}\n")
+              f"{quoted('receipt skips --write-baseline')} and commit {baseline_path}\n")
         return 0
     scanned = scan_whole_files(args.filenames or git.tracked_files(), frozenset(args.enable))
     fresh = [r for r in not_in_baseline(scanned, baseline) if r[0].rule.id not in off]

@@ -198,3 +198,32 @@ def test_every_rule_reports_the_column_where_its_construct_starts() -> None:
                 assert not lines[n - 1][col - 1].isspace(), (rule.id, bad, col)
             checked += 1
     assert checked > 60
+
+
+@pytest.mark.parametrize(("argv", "shown"), [
+    (["pytest", "-q"], "'receipt run -- pytest -q'"),
+    (["/bin/sh", "-c", "pytest -q"], "\"receipt run 'pytest -q'\""),
+    (["pytest", "-k", "not slow"], "\"receipt run -- pytest -k 'not slow'\""),
+    (["/bin/sh", "-c", 'echo "it\'s"'],
+     "`receipt run 'echo \"it'\"'\"'s\"'`"),
+])
+def test_a_suggested_command_is_set_apart_so_it_can_be_pasted(argv: list[str],
+                                                              shown: str) -> None:
+    import shlex
+
+    from hooks.core.cmdline import quoted
+    from hooks.core.cmdline import rerun_command
+
+    assert quoted(rerun_command(argv)) == shown
+    words = shlex.split(shown[1:-1])  # what is copied from between the marks
+    assert words[:2] == ["receipt", "run"]
+    assert [w for w in words[2:] if w != "--"] == (argv[2:] if argv[0] == "/bin/sh" else argv)
+
+
+def test_the_stale_message_after_a_shell_string_run_quotes_the_rerun(repo: Repo) -> None:
+    repo.commit("init", **{"t.py": PASSING_TEST})
+    assert repo.run("receipt", "run", f"{sys.executable} t.py").code == 0
+    repo.commit("untested", x="1\n")
+    stale = repo.run("receipt", "check")
+    assert stale.code == 3
+    assert f"run \"receipt run '{sys.executable} t.py'\", then push again" in stale.out, stale.out

@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import subprocess
 
 import hooks
 from hooks.core import config
 from hooks.core import git
+from hooks.core.cmdline import quoted
 from hooks.core.errors import UserError
 from hooks.core.fileio import atomic_write
 
@@ -130,13 +132,13 @@ def plan_config(plan: Plan, suite: str, force: bool) -> None:
     elif pyproject is not None and "[tool.receipt-hooks" not in pyproject:
         sep = "" if pyproject.endswith("\n\n") else "\n" if pyproject.endswith("\n") else "\n\n"
         plan.write(config.PYPROJECT, pyproject + sep + config_text(suite, True),
-                   f"added [tool.receipt-hooks] with test-command '{suite}'")
+                   f"added [tool.receipt-hooks] with test-command {quoted(suite)}")
     elif pyproject is not None:
         raise UserError("pyproject.toml already has a [tool.receipt-hooks] table: edit it "
                         "by hand, --force does not rewrite pyproject.toml")
     else:
         plan.write(config.OWN_FILE, config_text(suite, False),
-                   f"wrote the config with test-command '{suite}'")
+                   f"wrote the config with test-command {quoted(suite)}")
 
 
 def plan_precommit(plan: Plan) -> None:
@@ -188,16 +190,16 @@ def run(args: argparse.Namespace) -> int:
     install = ["pre-commit", "install", "--hook-type", "pre-commit", "--hook-type", "pre-push"]
     if precommit is None:
         print("receipt init: pre-commit is not on PATH: install it, then run "
-              f"'{' '.join(install)}'")
+              f"{quoted(shlex.join(install))}")
     elif args.dry_run:
-        print(f"receipt init: would run '{' '.join(install)}'")
+        print(f"receipt init: would run {quoted(shlex.join(install))}")
     else:
         proc = subprocess.run([precommit, *install[1:]], cwd=root, capture_output=True,
                               text=True, check=False)
         if proc.returncode != 0:
             last = (proc.stderr or proc.stdout).strip().splitlines() or [str(proc.returncode)]
-            raise UserError(f"'{' '.join(install)}' failed: {last[-1]}")
-        print(f"receipt init: ran '{' '.join(install)}'")
+            raise UserError(f"{quoted(shlex.join(install))} failed: {last[-1]}")
+        print(f"receipt init: ran {quoted(shlex.join(install))}")
     if not args.dry_run:
         print("receipt init: next: 'receipt run' runs the suite and writes the receipt; commit "
               "the config and .pre-commit-config.yaml")

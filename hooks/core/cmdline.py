@@ -94,6 +94,16 @@ def command_words(argv: Sequence[str]) -> list[str]:
         return argv[2].split()
 
 
+def quoted(command: str) -> str:
+    """COMMAND as a message shows it, set apart so that what is copied is exactly the command:
+    in single quotes, or, when it holds one, in double quotes, or, when it holds both, in
+    backticks. Every message that shows or suggests a command goes through here."""
+    for mark in ("'", '"'):
+        if mark not in command:
+            return f"{mark}{command}{mark}"
+    return f"`{command}`"
+
+
 def rerun_command(argv: Sequence[str] | None) -> str:
     """``receipt run ...`` that runs ARGV again, quoted so it can be pasted into a shell."""
     if not argv:

@@ -4,15 +4,25 @@ lines, and a new hypothesis whenever a path that needs one changed."""
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 
 from hooks.core.change import Change
+from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
 from hooks.ledger import lines
 from hooks.ledger import store
 
 FIX = ("receipt ledger add \"<what you believe is wrong>\" --test \"<command that tests it>\", "
-       "then git add {ledger}")
+       "then {add}")
+
+
+def add_command(ledger: str) -> str:
+    return "git add " + shlex.quote(ledger)
+
+
+def restore_command(ledger: str) -> str:
+    return "git checkout HEAD -- " + shlex.quote(ledger)
 
 
 def append_only_problem(old: Sequence[bytes], new: Sequence[bytes], ledger: str,
@@ -24,14 +34,14 @@ def append_only_problem(old: Sequence[bytes], new: Sequence[bytes], ledger: str,
             return number, (
                 f"{ledger}:{number}: line {number} was deleted ({len(old)} lines before, "
                 f"{len(new)} now); the ledger is append-only: restore it with "
-                f"'git checkout HEAD -- {ledger}' and append a resolution instead")
+                f"{quoted(restore_command(ledger))} and append a resolution instead")
         if new[i] != before:
             moved = before in new
             what = "moved" if moved else "edited"
             return number, (
                 f"{ledger}:{number}: line {number} was {what}; the ledger is append-only: "
-                f"restore it with 'git checkout HEAD -- {ledger}', then record a change of "
-                f"mind with 'receipt ledger resolve ID --status refuted --evidence ...'")
+                f"restore it with {quoted(restore_command(ledger))}, then record a change of "
+                f"mind with {quoted('receipt ledger resolve ID --status refuted --evidence ...')}")
     return None
 
 
@@ -72,11 +82,12 @@ def check_change(change: Change, ledger: str, patterns: Sequence[re.Pattern[str]
     if triggering and not hypotheses and _has_new_hypothesis(new_data, on_disk):
         findings.append(Finding(
             f"{describe_paths(triggering)} changed and {ledger} has a new hypothesis that is "
-            f"not staged: git add {ledger}", 1, "hypothesis-not-staged", path=ledger))
+            f"not staged: {add_command(ledger)}", 1, "hypothesis-not-staged", path=ledger))
     elif triggering and not hypotheses:
         findings.append(Finding(
             f"{describe_paths(triggering)} changed but {ledger} gains no hypothesis in this "
-            f"change: write down what you believe is wrong first: {FIX.format(ledger=ledger)}",
+            f"change: write down what you believe is wrong first: "
+            f"{FIX.format(add=add_command(ledger))}",
             1, "no-hypothesis", path=triggering[0]))
     return findings
 

@@ -126,6 +126,7 @@ class _Judge:
         return found
 
     def need(self, commit: str, need: Need, loaded: LoadedReceipt) -> list[Finding]:
+        from hooks.core.cmdline import quoted
         from hooks.core.cmdline import rerun_command
         from hooks.receipt import keyed
 
@@ -137,8 +138,9 @@ class _Judge:
             return self.receipt(commit, loaded, self.result.shown, narrowing_ok=True)
         run = "receipt run" if need.route is None else rerun_command(argv)
         wrong = [] if loaded.data is None else [Finding(
-            f"wrong trial: {git.short(commit)}: the receipt ran '{loaded.data.get('command')}', "
-            f"{need.why()}: run '{run}', then push again", model.OFF_POLICY, "wrong-trial",
+            f"wrong trial: {git.short(commit)}: the receipt ran "
+            f"{quoted(str(loaded.data.get('command')))}, "
+            f"{need.why()}: run {quoted(run)}, then push again", model.OFF_POLICY, "wrong-trial",
             commit=commit)]
         path = keyed.keyed_path(self.receipt_path, argv)
         if os.path.isfile(path):  # an earlier run of the command: it may still vouch
