@@ -5,6 +5,7 @@ Used by the ``check-receipt`` hook, ``receipt check`` and ``receipt show``; it p
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Sequence
 
@@ -81,20 +82,35 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy) -> CheckResu
             findings += [Finding(f"{label}: {f.message}", f.code, f.kind, commit=commit)
                          for f in loaded.findings]
             continue
-        commit_tree = _comparable_tree(commit, loaded.data, shown, paths.root)
+        commit_tree, problem = _comparable_tree(commit, loaded.data, shown, paths.root)
+        if problem:
+            findings.append(Finding(f"{label}: {problem}", model.INVALID, "invalid",
+                                    commit=commit))
+            continue
         findings += evaluate(loaded.data, commit=commit, commit_tree=commit_tree,
                              shown_path=shown, policy=policy)
     return CheckResult(commits, findings, shown, loaded)
 
 
-def _comparable_tree(commit: str, data: dict[str, object], receipt: str, root: str) -> str:
-    """COMMIT's tree, less the receipt and log if they were committed (the seed's habit)."""
-    tree = git.tree_of(commit, root)
-    if tree == data.get("git_tree"):
-        return tree
+def _comparable_tree(commit: str, data: dict[str, object], receipt: str,
+                     root: str) -> tuple[str, str | None]:
+    """COMMIT's tree, less the receipt and log if they were committed (the seed's habit); and
+    what is wrong when the receipt's log names a committed file that is not that log.
+
+    Leaving a path out of the comparison is safe only for the log itself: a receipt whose
+    ``output.log`` names any other tracked file (src/app.py) would have that file ignored.
+    """
     output = data.get("output")
     log = output.get("log") if isinstance(output, dict) else None
     own_paths = [p for p in (receipt, log) if isinstance(p, str) and not os.path.isabs(p)]
-    if git.paths_in_commit(commit, own_paths, cwd=root):
-        return git.tree_without(commit, own_paths, cwd=root)
-    return tree
+    committed = git.paths_in_commit(commit, own_paths, cwd=root) if own_paths else []
+    if isinstance(log, str) and log in committed and isinstance(output, dict):
+        content = git.blob(f"{commit}:{log}") or b""
+        if hashlib.sha256(content).hexdigest() != output.get("sha256"):
+            return "", (f"{receipt} is not a valid receipt: output.log names {log}, a file "
+                        f"tracked in {git.short(commit)} that is not the log it describes "
+                        f"(its sha256 differs): run '{model.rerun_hint(data)}'")
+    tree = git.tree_of(commit, root)
+    if tree != data.get("git_tree") and committed:
+        return git.tree_without(commit, committed, cwd=root), None
+    return tree, None
