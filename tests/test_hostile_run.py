@@ -7,6 +7,7 @@ closed stdout, a receipt that is not strict JSON.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -207,10 +208,8 @@ DAEMON = (
 def kill_daemon(repo: Repo) -> None:
     pid_file = repo.path / "daemon.pid"
     if pid_file.exists():
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(int(pid_file.read_text()), signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
 
 def test_a_daemonised_grandchild_does_not_hold_the_run(repo: Repo) -> None:
