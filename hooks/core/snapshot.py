@@ -28,7 +28,6 @@ from collections.abc import Iterable
 
 from hooks.core import git
 
-GITLINK = "160000"
 REGULAR_MODES = ("100644", "100755")
 # Why a path is listed. The first three are in the tree as they were on disk (the message
 # explains a tree mismatch); the last two are not in the tree at all (the receipt cannot vouch).
@@ -78,35 +77,31 @@ class Snapshot:
         self.hidden = hidden
 
 
-class _Entry:
-    __slots__ = ("mode", "oid", "stage", "tag")
-
-    def __init__(self, tag: str, mode: str, oid: str, stage: str) -> None:
-        self.tag = tag
-        self.mode = mode
-        self.oid = oid
-        self.stage = stage
-
-    @property
-    def flagged(self) -> bool:
-        """assume-unchanged (a lower-case tag) or skip-worktree (S)."""
-        return self.stage == "0" and (self.tag == "S" or self.tag.islower())
+# Records of `git ls-files -s -z` ("<mode> <id> <stage>\t<path>"); with -v each starts with a
+# tag letter: lower case for assume-unchanged, S for skip-worktree.
+_RECORD = re.compile(rb"(?:([A-Za-z]) )?([0-7]{6}) ([0-9a-f]+) 0\t(.*)", re.DOTALL)
+_FLAG_TAGS = (b"S", b"h", b"s")  # merged entries only: M and m are conflicts
 
 
-def _listing(root: str, env: dict[str, str], *, tags: bool) -> dict[str, _Entry]:
-    """path -> entry of the index ENV names: ``ls-files -s`` (and ``-v``: the flag tags)."""
-    out = git.run("ls-files", "-s", "-z", *(["-v"] if tags else []), cwd=root, env=env)
-    entries: dict[str, _Entry] = {}
-    for record in out.split(b"\0"):
-        if not record:
-            continue
-        head, _, raw_path = record.partition(b"\t")
-        fields = head.decode("ascii", "replace").split(" ")
-        if not tags:
-            fields.insert(0, "H")
-        if len(fields) == 4:
-            entries[raw_path.decode("utf-8", "surrogateescape")] = _Entry(*fields)
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _parsed(records: Iterable[bytes]) -> dict[str, tuple[str, str, str]]:
+    """path -> (tag, mode, object id) of the merged entries among RECORDS."""
+    entries = {}
+    for record in records:
+        m = _RECORD.fullmatch(record)
+        if m:
+            entries[_decode(m[4])] = ((m[1] or b"H").decode(), m[2].decode(), m[3].decode())
     return entries
+
+
+def _gitlinks(raw: bytes, records: list[bytes], tagged: bool) -> list[str]:
+    if b"160000 " not in raw:  # the common case: no submodule, one scan in C
+        return []
+    at = 2 if tagged else 0
+    return [_decode(r.partition(b"\t")[2]) for r in records if r[at:at + 7] == b"160000 "]
 
 
 def _literal(path: str, *magic: str) -> str:
@@ -164,19 +159,15 @@ def _file_mode_trusted(root: str) -> bool:
         return True
 
 
-def _named(root: str, before: dict[str, _Entry], after: dict[str, _Entry]) -> list[Hidden]:
+def _named(root: str, flagged: dict[str, tuple[str, str, str]], before: list[bytes],
+           after: list[bytes]) -> list[Hidden]:
     """The paths whose disk state (now in AFTER) the real index (BEFORE) hid from git status."""
-    hidden = []
-    mode_only = []
-    for path, old in before.items():
-        new = after.get(path)
-        if old.flagged:
-            if new is None or (new.oid, new.mode) != (old.oid, old.mode):
-                hidden.append(Hidden(path, "skip-worktree" if old.tag in "Ss" else
-                                     "assume-unchanged"))
-        elif (new is not None and new.oid == old.oid and new.mode != old.mode
-              and {new.mode, old.mode} <= set(REGULAR_MODES)):
-            mode_only.append(path)
+    old, new = _parsed(before), _parsed(after)
+    hidden = [Hidden(path, "skip-worktree" if tag in "Ss" else "assume-unchanged")
+              for path, (tag, mode, oid) in flagged.items() if new.get(path, ())[1:] != (mode, oid)]
+    mode_only = [path for path, (_tag, mode, oid) in old.items()
+                 if path not in flagged and path in new and new[path][2] == oid
+                 and new[path][1] != mode and {new[path][1], mode} <= set(REGULAR_MODES)]
     if mode_only and not _file_mode_trusted(root):
         hidden += [Hidden(p, "exec-bit") for p in mode_only]
     return hidden
@@ -198,27 +189,29 @@ def take(root: str, leave_out: Iterable[str] = (), *, expect: str | None = None)
             # it, and a fresh mtime would make a same-size edit within the second look clean
             shutil.copy2(real_index, temp_index)
         env = git.env_with_index(temp_index)
-        before = _listing(root, env, tags=True)
-        flagged = {p: e for p, e in before.items() if e.flagged}
+        listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
+        before = listing.split(b"\0")
+        flagged = _parsed(r for r in before if r[:1] in _FLAG_TAGS)
         config = ["-c", "core.fileMode=true"] if os.name == "posix" else []
         if flagged:
             # Re-registered entries carry no flags and no stat data: git add hashes them from
             # disk, and one missing from disk (a sparse checkout) is recorded as deleted.
             config += ["-c", "core.sparseCheckout=false"]
             git.run(*config, "update-index", "-z", "--index-info", cwd=root, env=env,
-                    stdin=b"".join(f"{e.mode} {e.oid} 0\t".encode()
+                    stdin=b"".join(f"{mode} {oid} 0\t".encode()
                                    + p.encode("utf-8", "surrogateescape") + b"\0"
-                                   for p, e in flagged.items()))
+                                   for p, (_tag, mode, oid) in flagged.items()))
         hidden = _add_all(root, env, config)
         paths = [p for p in leave_out if p]
         if paths:  # tracked or not, the receipt, log and ledger are never part of the tree
             git.run("update-index", "--force-remove", "--", *paths, cwd=root, env=env)
         tree = git.text("write-tree", cwd=root, env=env)
-        links = [p for p, e in before.items() if e.mode == GITLINK]
+        links = _gitlinks(listing, before, tagged=True)
         if tree != expect:
-            after = _listing(root, env, tags=False)
-            hidden += _named(root, before, after)
-            links += [p for p, e in after.items() if e.mode == GITLINK and p not in before]
+            listing = git.run("ls-files", "-s", "-z", cwd=root, env=env)
+            after = listing.split(b"\0")
+            hidden += _named(root, flagged, before, after)
+            links += [p for p in _gitlinks(listing, after, tagged=False) if p not in links]
         if links:
             hidden += _dirty_gitlinks(root, env, links)
         return Snapshot(tree, hidden)
