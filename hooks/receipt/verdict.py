@@ -140,8 +140,8 @@ def hidden_problems(data: dict[str, Any], *, tree_differs: bool) -> list[tuple[s
         problems.append((
             "unrecordable",
             f"the run saw changes no git tree can record: {snapshot.explain(lost)}",
-            "commit (or stash) the changes inside it and commit its new commit here, or remove "
-            "the nested repository"))
+            "commit or stash the changes inside it (and commit a submodule's new commit "
+            "here), or remove the nested repository"))
     masked = [h for h in entries if h.why in snapshot.IN_TREE]
     if masked and tree_differs:
         problems.append((
