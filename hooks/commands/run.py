@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import split_at_dashdash
 
 USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] -- CMD [ARG ...]\n"
-         "       receipt run [options] 'CMD STRING RUN BY /bin/sh'")
+         "       receipt run [options] 'CMD STRING RUN BY /bin/sh'\n"
+         "       receipt run [options]   (runs the config's test-command)")
 
 
 def main(argv: Sequence[str]) -> int:
@@ -28,12 +30,31 @@ def main(argv: Sequence[str]) -> int:
     if shell:
         parser.add_argument("command_string", nargs="?", metavar="'CMD STRING'")
     args = parser.parse_args(options)
+    if shell and not args.command_string:
+        return run_suite(args, parser)
     if shell:
-        if not args.command_string:
-            parser.error("no command given: use 'receipt run -- CMD ARGS' or "
-                         "'receipt run \"CMD STRING\"'")
         command = [args.command_string]
     elif not command:
         parser.error("no command after '--'")
     return run(command, shell=shell, receipt_arg=args.receipt, log_arg=args.log,
                junit=args.junit)
+
+
+def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
+    """No command: run the config's test-command, each of its commands in turn."""
+    from hooks.core import config
+    from hooks.core import git
+    from hooks.receipt.keyed import configured_argv
+    from hooks.receipt.record import run
+
+    suite = config.for_repo(git.repo_paths()).test_commands
+    if not suite:
+        parser.error("no command given and no test-command in the config: use 'receipt run "
+                     "-- CMD ARGS', or 'receipt init' to write a config that names the suite")
+    first_failure = 0
+    for command in suite:
+        argv = configured_argv(command)
+        code = run(argv, shell=False, receipt_arg=args.receipt, log_arg=args.log,
+                   junit=args.junit)
+        first_failure = first_failure or code
+    return first_failure

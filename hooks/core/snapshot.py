@@ -173,12 +173,14 @@ def _named(root: str, flagged: dict[str, tuple[str, str, str]], before: list[byt
     return hidden
 
 
-def take(root: str, leave_out: Iterable[str] = (), *, expect: str | None = None) -> Snapshot:
+def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *,
+         expect: str | None = None) -> Snapshot:
     """Tree id of the work tree as it is on disk: tracked files plus untracked, unignored ones.
 
     Works on a throwaway copy of the real index, so the user's staging area is untouched.
     ``leave_out`` are repo-relative paths (the receipt and its log) kept out of the tree whether
-    tracked or not. ``expect`` is the tree the caller expects (HEAD's): only when the snapshot
+    tracked or not; ``ignore`` are globs (the config's bookkeeping files) kept out the same way.
+    ``expect`` is the tree the caller expects (HEAD's): only when the snapshot
     differs from it are the paths that explain the difference looked for.
     """
     temp_index = git.temp_index_path()
@@ -205,6 +207,7 @@ def take(root: str, leave_out: Iterable[str] = (), *, expect: str | None = None)
         paths = [p for p in leave_out if p]
         if paths:  # tracked or not, the receipt, log and ledger are never part of the tree
             git.run("update-index", "--force-remove", "--", *paths, cwd=root, env=env)
+        git.remove_globs(ignore, cwd=root, env=env)
         tree = git.text("write-tree", cwd=root, env=env)
         links = _gitlinks(listing, before, tagged=True)
         if tree != expect:

@@ -1,48 +1,108 @@
-"""Does a recorded command run the whole suite? Narrowing flags, read per runner."""
+"""Does a recorded command run the whole suite? Narrowing, read per runner from its own args.
+
+The invocation parser sets the launcher and interpreter aside first (``python -m pytest`` has
+no ``-m`` of pytest's), and the runner's arguments are read in every spelling its parser
+accepts (``-ktest_x``, ``-qk test_x``, ``--deselect=x``, ``PYTEST_ADDOPTS='-k x'``). Path
+arguments narrow when they name part of the tree: a test id (``t.py::test_x``), a file, or a
+directory below the top level (``tests/unit``). ``.``, a top-level directory (``tests``) and a
+glob are read as the whole suite; the repository's configured test command is the stronger
+answer for those.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
 
-from hooks.core.cmdline import command_words
+from hooks.receipt.invocation import Invocation
+from hooks.receipt.invocation import invocations
+from hooks.receipt.runner_args import Arg
+from hooks.receipt.runner_args import read_args
 
-# Flags that make a runner test less than the whole suite, by the runner that reads them.
-# A flag ending in "=" also matches its "--flag=value" spelling.
-NARROWING_FLAGS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("pytest", ("-k", "--lf", "--last-failed", "--deselect", "--ignore", "--ignore-glob",
-                "--sw", "--stepwise", "--co", "--collect-only", "-m")),
-    ("jest", ("-t", "--testNamePattern", "-o", "--onlyChanged", "--onlyFailures",
-              "--findRelatedTests", "--testPathIgnorePatterns", "--passWithNoTests")),
-    ("vitest", ("-t", "--testNamePattern", "--changed", "--related", "--passWithNoTests")),
-    ("mocha", ("-g", "--grep", "-f", "--fgrep", "--invert")),
-    ("go", ("-run", "--run", "-skip", "--skip", "-short")),
-    ("cargo", ("--skip", "--exact", "--ignored")),
-)
+# Options (and subcommands) that make a runner test less than the whole suite, by runner.
+NARROWING: dict[str, frozenset[str]] = {
+    "pytest": frozenset({"-k", "-m", "--lf", "--last-failed", "--deselect", "--ignore",
+                         "--ignore-glob", "--sw", "--stepwise", "--sw-skip", "--stepwise-skip",
+                         "--co", "--collect-only"}),
+    "unittest": frozenset({"-k"}),
+    "jest": frozenset({"-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns",
+                       "-o", "--onlyChanged", "--onlyFailures", "-f", "--findRelatedTests",
+                       "--testPathIgnorePatterns", "--passWithNoTests", "--changedSince",
+                       "--lastCommit", "--selectProjects", "--ignoreProjects", "--shard",
+                       "--testMatch", "--testRegex", "--roots", "--listTests"}),
+    "vitest": frozenset({"-t", "--testNamePattern", "--changed", "--related", "related",
+                         "list", "bench", "--passWithNoTests", "--project", "--shard",
+                         "--exclude"}),
+    "mocha": frozenset({"-g", "--grep", "-f", "--fgrep", "-i", "--invert", "--exclude",
+                        "--ignore"}),
+    "node": frozenset({"--test-name-pattern", "--test-skip-pattern", "--test-only",
+                       "--test-shard"}),
+    "bun": frozenset({"-t", "--test-name-pattern", "--only"}),
+    "go": frozenset({"-run", "-skip", "-short", "-list"}),
+    "cargo": frozenset({"--skip", "--exact", "--ignored", "--list", "-p", "--package",
+                        "--exclude", "--test", "--lib", "--bin", "--bins", "--doc", "--example",
+                        "--examples", "--bench", "--benches"}),
+}
+# A package script runs one of the JavaScript runners; which one, the command does not say.
+NARROWING["script"] = (NARROWING["jest"] | NARROWING["vitest"] | NARROWING["mocha"]
+                       | NARROWING["node"] | NARROWING["bun"])
+
+# How a runner reads a positional argument: "paths" (files and directories), "modules"
+# (unittest: any module name selects, except under discover), "packages" (go: ./... is all),
+# "filters" (cargo: every positional is a test-name filter).
+POSITIONALS: dict[str, str] = {
+    "pytest": "paths", "jest": "paths", "vitest": "paths", "mocha": "paths", "node": "paths",
+    "bun": "paths", "script": "paths", "unittest": "modules", "go": "packages",
+    "cargo": "filters",
+}
+WHOLE_GO_PACKAGES = frozenset({".", "./...", "...", "all"})
 
 
-def _runners_invoked(words: Sequence[str]) -> set[str]:
-    names = [os.path.basename(w) for w in words]
-    invoked = set()
-    for i, name in enumerate(names):
-        if name in ("pytest", "py.test"):
-            invoked.add("pytest")
-        elif name in ("jest", "vitest", "mocha") or (
-                name in ("go", "cargo") and names[i + 1:i + 2] == ["test"]):
-            invoked.add(name)
-    return invoked
+def partial_path(value: str) -> bool:
+    """A path argument that names part of the tree: a test id, a file, or a directory below
+    the top level. ``.``, a top-level directory and a glob are read as the whole suite."""
+    if "::" in value:
+        return True
+    path = os.path.normpath(value)
+    if path in (".", "") or any(c in path for c in "*?[") or path.startswith(".."):
+        return False
+    name = os.path.basename(path)
+    return "." in name.lstrip(".") or "/" in path
+
+
+def _positional_narrows(rule: str, arg: Arg, discover: bool) -> bool:
+    value = arg.value or ""
+    if rule == "filters":
+        return True
+    if rule == "packages":
+        return value not in WHOLE_GO_PACKAGES
+    if rule == "modules" and not discover:
+        return True
+    return partial_path(value)
+
+
+def narrowing_of(inv: Invocation) -> list[str]:
+    """What in INV's own arguments runs less than the whole suite, as the user wrote it."""
+    flags = NARROWING.get(inv.kind)
+    rule = POSITIONALS.get(inv.kind)
+    if flags is None or rule is None:
+        return []
+    found: list[str] = []
+    args = read_args(inv)
+    discover = any(a.option == "discover" for a in args)
+    for arg in args:
+        if arg.option is not None:
+            narrows = arg.option in flags
+        else:
+            narrows = _positional_narrows(rule, arg, discover)
+        if narrows and arg.shown() not in found:
+            found.append(arg.shown())
+    return found
 
 
 def narrowing_flags(argv: Sequence[str]) -> list[str]:
-    """Narrowing flags in ARGV for the runners it invokes, e.g. ['-k'] for 'pytest -k slow'."""
-    words = command_words(argv)
-    invoked = _runners_invoked(words)
+    """What narrows ARGV's runs, e.g. ['-k'] for 'python -m pytest -qk slow'."""
     found: list[str] = []
-    for runner, flags in NARROWING_FLAGS:
-        if runner not in invoked:
-            continue
-        for word in words:
-            name = word.split("=", 1)[0]
-            if name in flags and name not in found:
-                found.append(name)
+    for inv in invocations(argv):
+        found += [flag for flag in narrowing_of(inv) if flag not in found]
     return found

@@ -47,11 +47,15 @@ def run(
     paths = git.repo_paths()
     root = paths.root
     where = destinations.resolve(paths, receipt_arg, log_arg)
+    from hooks.core import config
+
+    ignore = config.for_repo(paths).ignore
     argv = command_argv(command, shell)
     stored = stored_argv.store(argv)
     head = git.head_commit(root)
-    head_tree = git.tree_of(head, root) if head else git.EMPTY_TREE
-    before = snapshot.take(root, where.leave_out, expect=head_tree)
+    head_tree = (git.tree_without(head, where.leave_out, root, ignore) if head and ignore
+                 else git.tree_of(head, root) if head else git.EMPTY_TREE)
+    before = snapshot.take(root, where.leave_out, ignore, expect=head_tree)
     runtime = runtime_of(argv)
 
     sink = _LogSink(where.log_path)
@@ -82,7 +86,7 @@ def run(
     duration = round(time.monotonic() - t0, 3)
     finished = utc_now()
 
-    after = snapshot.take(root, where.leave_out, expect=before.tree)
+    after = snapshot.take(root, where.leave_out, ignore, expect=before.tree)
     hidden = list(dict.fromkeys(before.hidden + after.hidden))
     tests = counter.result()
     if junit:
@@ -95,6 +99,7 @@ def run(
         "git_head": head,
         "git_tree": before.tree,
         "git_tree_after": after.tree,
+        "ignored": ignore,
         "git_dirty": before.tree != head_tree,
         "hostname": socket.gethostname() or "unknown",
         "kernel": " ".join(filter(None, (platform.system(), platform.release(),
@@ -121,6 +126,9 @@ def run(
         schemas.remember_valid(model.memo_dir(paths),
                                schemas.digest_for(schemas.RECEIPT, raw))
     atomic_write(where.receipt_path, raw)
+    from hooks.receipt.keyed import keyed_path  # one receipt per command: see keyed.py
+
+    atomic_write(keyed_path(where.receipt_path, argv), raw)
     warn(_summary(receipt, where.receipt_rel))
     for note in stored.notes:
         warn(f"receipt: note: {note}; argv_original holds the sha256 of the exact arguments")

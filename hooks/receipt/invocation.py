@@ -1,0 +1,286 @@
+"""What a recorded command runs: the test runner, its own arguments, and what came before it.
+
+``python3 -X dev -m pytest -q``, ``uv run pytest -q``, ``FOO=1 npx jest -t x`` and
+``.venv/bin/pytest -q`` all start a runner. The variables set on the command line, the
+launchers and the interpreter with its options are read and set aside first, so that what is
+judged (narrowing, test counts, "is this the configured suite?") is the runner's own arguments:
+``python -m pytest`` is pytest with no arguments, not pytest with a marker option ``-m``.
+
+A shell string (the ``/bin/sh -c`` form, or ``sh -c`` inside a command) is cut at its operators
+(``&&``, ``;``, ``|``, ...) into one invocation per simple command.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hooks.core import shell
+from hooks.core.cmdline import command_words
+from hooks.core.cmdline import is_shell_form
+
+
+@dataclass(frozen=True)
+class Launcher:
+    """A program that runs the command after it: its options that take a separate value (so the
+    value is not read as the command), how many positionals of its own come first, and whether
+    what follows is a Python interpreter's arguments (``coverage run -m pytest``)."""
+
+    value_options: frozenset[str] = frozenset()
+    positionals: int = 0
+    python_args: bool = False
+
+
+def _launcher(*value_options: str, positionals: int = 0, python_args: bool = False) -> Launcher:
+    return Launcher(frozenset(value_options), positionals, python_args)
+
+
+# By (program, subcommand); None: the program itself launches.
+LAUNCHERS: dict[tuple[str, str | None], Launcher] = {
+    ("uv", "run"): _launcher("--with", "--with-editable", "--with-requirements", "--python",
+                             "-p", "--extra", "--group", "--only-group", "--no-group",
+                             "--env-file", "--directory", "--project", "--package", "--index",
+                             "--default-index", "--index-url", "--extra-index-url",
+                             "--find-links", "-f", "--config-file", "--cache-dir", "-C"),
+    ("poetry", "run"): _launcher("-C", "--directory", "-P", "--project"),
+    ("pipenv", "run"): _launcher(),
+    ("hatch", "run"): _launcher(),
+    ("pdm", "run"): _launcher("-p", "--project"),
+    ("rye", "run"): _launcher(),
+    ("conda", "run"): _launcher("-n", "--name", "-p", "--prefix", "--cwd"),
+    ("mamba", "run"): _launcher("-n", "--name", "-p", "--prefix", "--cwd"),
+    ("micromamba", "run"): _launcher("-n", "--name", "-p", "--prefix", "--cwd"),
+    ("pixi", "run"): _launcher("-e", "--environment", "--manifest-path"),
+    ("tox", "exec"): _launcher("-e"),
+    ("coverage", "run"): _launcher("--rcfile", "--source", "--include", "--omit", "--data-file",
+                                   "--context", "--concurrency", python_args=True),
+    ("npx", None): _launcher("-p", "--package"),
+    ("bunx", None): _launcher("-p", "--package"),
+    ("bun", "x"): _launcher("-p", "--package"),
+    ("npm", "exec"): _launcher("-p", "--package", "-w", "--workspace"),
+    ("npm", "x"): _launcher("-p", "--package", "-w", "--workspace"),
+    ("pnpm", "exec"): _launcher("-C", "--dir", "-F", "--filter"),
+    ("pnpm", "dlx"): _launcher("--package"),
+    ("yarn", "exec"): _launcher(),
+    ("yarn", "dlx"): _launcher("-p", "--package"),
+    ("env", None): _launcher("-u", "--unset", "-C", "--chdir"),
+    ("exec", None): _launcher("-a"),
+    ("command", None): _launcher(),
+    ("time", None): _launcher("-f", "--format", "-o", "--output"),
+    ("nice", None): _launcher("-n", "--adjustment"),
+    ("nohup", None): _launcher(),
+    ("timeout", None): _launcher("-s", "--signal", "-k", "--kill-after", positionals=1),
+    ("stdbuf", None): _launcher("-i", "-o", "-e"),
+    ("xvfb-run", None): _launcher("-n", "--server-num", "-s", "--server-args", "-e",
+                                  "--error-file", "-f", "--auth-file", "-p"),
+}
+
+# Programs that are a runner, by name; programs whose subcommand is one.
+RUNNER_PROGRAMS = {"pytest": "pytest", "py.test": "pytest", "pytest-3": "pytest",
+                   "unittest": "unittest", "jest": "jest", "vitest": "vitest",
+                   "mocha": "mocha", "_mocha": "mocha"}
+SUBCOMMAND_RUNNERS = {("go", "test"): "go", ("cargo", "test"): "cargo", ("bun", "test"): "bun"}
+
+# Package-manager scripts (``npm test``, ``yarn run test``): the runner is ``script:NAME``.
+# The value: the subcommand names the script itself (``test``) or the next word does (``run``).
+SCRIPT_COMMANDS: dict[tuple[str, str], str | None] = {
+    ("npm", "test"): "test", ("npm", "t"): "test", ("npm", "tst"): "test",
+    ("npm", "run"): None, ("npm", "run-script"): None, ("npm", "rum"): None,
+    ("yarn", "test"): "test", ("yarn", "run"): None,
+    ("pnpm", "test"): "test", ("pnpm", "t"): "test", ("pnpm", "run"): None,
+    ("bun", "run"): None,
+}
+# npm hands a script only the arguments after "--"; the others pass everything on.
+SCRIPT_ARGS_AFTER_DASHDASH = frozenset({"npm"})
+# Package managers that also run a package's binary by name (``yarn jest``, ``pnpm vitest``).
+BIN_RUNNERS = frozenset({"yarn", "pnpm", "bun"})
+
+PYTHON = re.compile(r"^(?:python(?:\d+(?:\.\d+)*)?[dmtw]?|pypy\d*(?:\.\d+)*)(?:\.exe)?$")
+PYTHON_VALUE_OPTIONS = "WX"  # -W arg, -X opt: attached or the next word
+PYTHON_LONG_VALUE_OPTIONS = frozenset({"--check-hash-based-pycs"})
+NODE_VALUE_OPTIONS = frozenset({"-r", "--require", "--import", "--loader",
+                                "--experimental-loader", "-C", "--conditions", "--input-type",
+                                "--test-reporter", "--test-reporter-destination",
+                                "--test-name-pattern", "--test-skip-pattern",
+                                "--test-concurrency", "--test-timeout", "--test-shard"})
+NODE_CODE_OPTIONS = frozenset({"-e", "--eval", "-p", "--print"})
+SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".exe")
+ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """One simple command: ``runner`` is a known runner (``pytest``, ``unittest``, ``jest``,
+    ``vitest``, ``mocha``, ``go``, ``cargo``, ``node``, ``bun``, ``script:NAME``) or, for any
+    other program, its name; ``args`` are the runner's own arguments; ``stripped`` what came
+    before them; ``env`` the variables the command line sets."""
+
+    runner: str
+    args: tuple[str, ...]
+    stripped: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    known: bool = True
+    errexit: bool = False  # run by a shell with -e (only set on a shell's own commands)
+
+    @property
+    def kind(self) -> str:
+        """The runner family: ``script`` for every package-manager script."""
+        return self.runner.split(":", 1)[0]
+
+
+def _name(word: str) -> str:
+    base = os.path.basename(word)
+    for suffix in SCRIPT_SUFFIXES:
+        if base.endswith(suffix) and base != suffix:
+            return base[: -len(suffix)]
+    return base
+
+
+def _skip_options(words: Sequence[str], i: int, value_options: frozenset[str]) -> int:
+    """Index of the first word after a program's own options (and a closing ``--``)."""
+    while i < len(words) and words[i].startswith("-") and words[i] != "-":
+        if words[i] == "--":
+            return i + 1
+        if words[i] in value_options:
+            i += 1
+        i += 1
+    return i
+
+
+def parse_words(words: Sequence[str], env: tuple[tuple[str, str], ...] = (),
+                stripped: tuple[str, ...] = ()) -> list[Invocation]:
+    """The invocations one simple command's WORDS make (several when it is ``sh -c 'a && b'``)."""
+    i = 0
+    while i < len(words) and ASSIGNMENT.match(words[i]):
+        name, value = words[i].split("=", 1)
+        env += ((name, value),)
+        i += 1
+    stripped += tuple(words[:i])
+    words = words[i:]
+    if not words:
+        return []
+    program, rest = _name(words[0]), list(words[1:])
+    sub = rest[0] if rest else None
+    if program in shell.SHELLS:
+        return _shell(words, env, stripped)
+    if PYTHON.match(program):
+        return _python(words, env, stripped)
+    if program == "node":
+        return _node(words, env, stripped)
+    if program in RUNNER_PROGRAMS:
+        return [Invocation(RUNNER_PROGRAMS[program], tuple(rest), (*stripped, words[0]), env)]
+    toolchain = 1 if program == "cargo" and sub and sub.startswith("+") else 0  # cargo +1.80
+    sub = rest[toolchain] if len(rest) > toolchain else None
+    if sub is not None and (program, sub) in SUBCOMMAND_RUNNERS:
+        return [Invocation(SUBCOMMAND_RUNNERS[(program, sub)], tuple(rest[toolchain + 1:]),
+                           stripped + tuple(words[:toolchain + 2]), env)]
+    launcher = LAUNCHERS.get((program, sub)) if sub is not None else None
+    start = 2
+    if launcher is None:
+        launcher, start = LAUNCHERS.get((program, None)), 1
+    if launcher is not None:
+        end = _skip_options(words, start, launcher.value_options) + launcher.positionals
+        if program == "hatch" and end < len(words) and ":" in words[end]:  # hatch run ENV:CMD
+            words = [*words[:end], words[end].split(":", 1)[1], *words[end + 1:]]
+        if launcher.python_args:
+            return _python(words[end - 1:], env, stripped + tuple(words[:end - 1]))
+        return parse_words(words[end:], env, stripped + tuple(words[:end]))
+    if sub is not None and (program, sub) in SCRIPT_COMMANDS:
+        return [_script(program, words, env, stripped)]
+    if program in BIN_RUNNERS and sub in RUNNER_PROGRAMS:  # yarn jest, pnpm vitest
+        return parse_words(words[1:], env, (*stripped, words[0]))
+    return [Invocation(program, tuple(rest), (*stripped, words[0]), env, known=False)]
+
+
+def _script(program: str, words: Sequence[str], env: tuple[tuple[str, str], ...],
+            stripped: tuple[str, ...]) -> Invocation:
+    name = SCRIPT_COMMANDS[(program, words[1])]
+    i = 2
+    if name is None:  # "run": the package manager's options, then the script's name
+        i = _skip_options(words, 2, frozenset())
+        name = words[i] if i < len(words) else ""
+        i += 1
+    if name in RUNNER_PROGRAMS and program != "npm":  # yarn run jest: the binary
+        return parse_words(words[i - 1:], env, stripped + tuple(words[:i - 1]))[0]
+    args = list(words[i:])
+    if program in SCRIPT_ARGS_AFTER_DASHDASH:
+        args = args[args.index("--") + 1:] if "--" in args else []
+    elif args[:1] == ["--"]:
+        args = args[1:]
+    return Invocation(f"script:{name}", tuple(args), stripped + tuple(words[:i]), env)
+
+
+def _python(words: Sequence[str], env: tuple[tuple[str, str], ...],
+            stripped: tuple[str, ...]) -> list[Invocation]:
+    """``python [options] (-m MODULE | SCRIPT | -c CODE) ARGS``: the module or script runs."""
+    i = 1
+    while i < len(words):
+        word = words[i]
+        if word == "--" or not word.startswith("-") or word == "-":
+            i += word == "--"
+            break
+        if word.startswith("--"):
+            i += 2 if word in PYTHON_LONG_VALUE_OPTIONS else 1
+            continue
+        taken = 0  # words after this cluster that its last option consumed
+        for j, letter in enumerate(word[1:], 1):
+            attached = word[j + 1:]
+            if letter in "mc":
+                target = attached or (words[i + 1] if i + 1 < len(words) else "")
+                after = i + 1 if attached else i + 2
+                head = stripped + tuple(words[:i + 1])
+                if letter == "c":
+                    return [Invocation(f"{_name(words[0])} -c", (target, *words[after:]), head,
+                                       env, known=False)]
+                return parse_words([target, *words[after:]], env, head)
+            if letter in PYTHON_VALUE_OPTIONS:
+                taken = 0 if attached else 1
+                break
+        i += 1 + taken
+    if i >= len(words):
+        return [Invocation(_name(words[0]), (), stripped + tuple(words), env, known=False)]
+    script = parse_words(words[i:], env, stripped + tuple(words[:i]))
+    if script and not script[0].known:  # python t.py: the script is the program
+        return [Invocation(_name(words[0]), tuple(words[i:]), stripped + tuple(words[:i]), env,
+                           known=False)]
+    return script
+
+
+def _node(words: Sequence[str], env: tuple[tuple[str, str], ...],
+          stripped: tuple[str, ...]) -> list[Invocation]:
+    """``node --test [options] [files]`` is node's test runner; ``node SCRIPT`` runs SCRIPT."""
+    if "--test" in words[1:] and not any(w in NODE_CODE_OPTIONS for w in words[1:]):
+        args = tuple(w for w in words[1:] if w != "--test")
+        return [Invocation("node", args, (*stripped, words[0], "--test"), env)]
+    i = _skip_options(words, 1, NODE_VALUE_OPTIONS)
+    if i >= len(words) or any(w in NODE_CODE_OPTIONS for w in words[1:i]):
+        return [Invocation("node", tuple(words[1:]), (*stripped, words[0]), env, known=False)]
+    return parse_words(words[i:], env, stripped + tuple(words[:i]))
+
+
+def _shell(words: Sequence[str], env: tuple[tuple[str, str], ...],
+           stripped: tuple[str, ...]) -> list[Invocation]:
+    """``sh -c 'STRING'`` (``-ec``, ``-e -c``, ...): the commands in STRING."""
+    found = shell.shell_string(words)
+    if found is None:
+        return [Invocation(_name(words[0]), tuple(words[1:]), (*stripped, words[0]), env,
+                           known=False)]
+    text, errexit, used = found
+    return [Invocation(inv.runner, inv.args, inv.stripped, inv.env, inv.known, errexit=errexit)
+            for segment in shell.split(text).commands
+            for inv in parse_words(segment, env, stripped + tuple(words[:used]))]
+
+
+def invocations(argv: Sequence[str]) -> list[Invocation]:
+    """Every simple command a recorded ARGV runs, launchers and interpreters read."""
+    if is_shell_form(argv):
+        return [inv for segment in shell.split(argv[2]).commands for inv in parse_words(segment)]
+    return parse_words(command_words(argv))
+
+
+def invocation(argv: Sequence[str]) -> Invocation | None:
+    """The test runner ARGV runs: the first known runner, else its last command."""
+    found = invocations(argv)
+    return next((inv for inv in found if inv.known), found[-1] if found else None)

@@ -1,0 +1,212 @@
+"""A runner's own arguments read as its parser reads them, and a command made comparable.
+
+Every spelling of one option becomes one ``Arg``: ``-ktest_x``, ``-k test_x``, ``-qk test_x``
+(``-q`` and ``-k``), ``--deselect=x`` and ``--deselect x``; a variable set on the command line
+that the runner reads as more arguments (``PYTEST_ADDOPTS``, ``NODE_OPTIONS``, ``GOFLAGS``)
+is read too. ``normalised`` drops what only changes the output (``-q``, ``-v``, ``--color``,
+``-rA``, ``--junitxml=``), so ``python -m pytest -q`` and ``.venv/bin/pytest`` compare equal.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hooks.receipt.invocation import Invocation
+from hooks.receipt.invocation import invocations
+
+
+@dataclass(frozen=True)
+class Syntax:
+    """How one runner reads its arguments."""
+
+    short_values: str = ""  # short options that take a value, attached or the next word
+    long_values: frozenset[str] = frozenset()  # long options whose value may be the next word
+    single_dash_long: bool = False  # go: -run X, -run=X, --run X; no clusters of letters
+    camel_case: bool = False  # jest, vitest: --test-name-pattern is --testNamePattern
+    commands: frozenset[str] = frozenset()  # a first word that is a subcommand (vitest run)
+    env_args: tuple[str, ...] = ()  # variables whose value the runner reads as arguments
+    dashdash_positional: bool = False  # after "--" only positionals (else: cargo's test binary)
+
+
+def _set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_JS_LONG = _set(
+    "--testNamePattern --testPathPattern --testPathIgnorePatterns --config --maxWorkers "
+    "--reporters --reporter --outputFile --selectProjects --ignoreProjects --shard "
+    "--testTimeout --rootDir --roots --testMatch --testRegex --changedSince --seed "
+    "--coverageReporters --coverageDirectory --project --root --dir --pool --environment "
+    "--exclude --grep --fgrep --require --timeout --slow --jobs --ui --spec --ignore --file "
+    "--extension --reporter-option --reporter-options --preload --rerun-each")
+SYNTAX: dict[str, Syntax] = {
+    "pytest": Syntax(
+        short_values="kmpcoWrn", dashdash_positional=True, env_args=("PYTEST_ADDOPTS",),
+        long_values=_set(
+            "--deselect --ignore --ignore-glob --junitxml --junit-xml --junit-prefix --basetemp "
+            "--rootdir --confcutdir --tb --maxfail --durations --durations-min --color "
+            "--code-highlight --capture --import-mode --log-level --log-format --log-file "
+            "--log-file-level --log-cli-level --override-ini --cov-report --cov-config "
+            "--cov-fail-under --html --report-log --json-report-file --timeout --dist "
+            "--numprocesses --maxprocesses --randomly-seed --lfnf --last-failed-no-failures "
+            "--verbosity")),
+    "unittest": Syntax(short_values="kspt", long_values=_set("--durations"),
+                       commands=_set("discover")),
+    "jest": Syntax(short_values="tcw", long_values=_JS_LONG, camel_case=True),
+    "vitest": Syntax(short_values="tcr", long_values=_JS_LONG, camel_case=True,
+                     commands=_set("run watch dev related list bench")),
+    "mocha": Syntax(short_values="gfROrtsju", long_values=_JS_LONG),
+    "script": Syntax(short_values="tgf", long_values=_JS_LONG, camel_case=True),
+    "node": Syntax(short_values="rC", env_args=("NODE_OPTIONS",), long_values=_set(
+        "--require --import --loader --experimental-loader --conditions --test-reporter "
+        "--test-reporter-destination --test-name-pattern --test-skip-pattern "
+        "--test-concurrency --test-timeout --test-shard")),
+    "bun": Syntax(short_values="t", long_values=_set(
+        "--test-name-pattern --timeout --reporter --reporter-outfile --preload --rerun-each "
+        "--coverage-reporter")),
+    "go": Syntax(single_dash_long=True, env_args=("GOFLAGS",), long_values=_set(
+        "-run -skip -count -timeout -tags -p -cpu -coverprofile -covermode -coverpkg -bench "
+        "-benchtime -list -o -exec -parallel -shuffle -vet -ldflags -gcflags -mod -C -fuzz "
+        "-fuzztime")),
+    "cargo": Syntax(short_values="pjF", long_values=_set(
+        "--package --exclude --test --bin --example --bench --features --target --target-dir "
+        "--manifest-path --jobs --profile --color --message-format --skip --test-threads "
+        "--format --config")),
+}
+DEFAULT_SYNTAX = Syntax()
+
+# What only changes how the results are shown or written down, by runner; dropped when two
+# commands are compared. An entry "-p=no:cacheprovider" is one option with one value.
+OUTPUT_ONLY: dict[str, frozenset[str]] = {
+    "pytest": _set(
+        "-q --quiet -v --verbose --verbosity -r -l --showlocals --tb --color --code-highlight "
+        "--junitxml --junit-xml --junit-prefix --durations --durations-min --no-header "
+        "--no-summary --disable-warnings --disable-pytest-warnings -s --capture --full-trace "
+        "--html --self-contained-html --report-log --json-report --json-report-file "
+        "-p=no:cacheprovider"),
+    "unittest": _set("-v --verbose -q --quiet -b --buffer --locals -c --catch --durations "
+                      "discover"),
+    "jest": _set("--silent --verbose --colors --no-colors --ci --json --outputFile --reporters "
+                  "--useStderr --noStackTrace --expand --logHeapUsage"),
+    "vitest": _set("run --run --reporter --outputFile --silent --color --no-color "
+                    "--hideSkippedTests"),
+    "mocha": _set("-R --reporter -O --reporter-option --reporter-options -c --color --colors "
+                   "--no-color --no-colors --diff --full-trace --inline-diffs"),
+    "node": _set("--test-reporter --test-reporter-destination"),
+    "bun": _set("--reporter --reporter-outfile"),
+    "go": _set("-v -json"),
+    "cargo": _set("-q --quiet -v --verbose --color --message-format --nocapture --no-capture "
+                   "--show-output --format"),
+}
+OUTPUT_ONLY["script"] = OUTPUT_ONLY["jest"] | OUTPUT_ONLY["vitest"] | OUTPUT_ONLY["mocha"]
+
+
+@dataclass(frozen=True)
+class Arg:
+    """One argument as the runner reads it: an option (with its value, if it takes one) or a
+    positional (``option`` None). ``source`` names the variable it came from, if any."""
+
+    option: str | None
+    value: str | None = None
+    source: str = ""
+
+    def shown(self) -> str:
+        text = self.option or self.value or ""
+        return f"{text} (in {self.source})" if self.source else text
+
+
+def _camel(name: str) -> str:
+    if name.startswith("--no-") or "-" not in name[2:]:
+        return name
+    head, *rest = name[2:].split("-")
+    return "--" + head + "".join(part.capitalize() for part in rest)
+
+
+def _read(words: Sequence[str], syntax: Syntax, source: str = "") -> list[Arg]:
+    found: list[Arg] = []
+    i = 0
+    positional_only = False
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if positional_only or not word.startswith("-") or word == "-":
+            if not found and word in syntax.commands:
+                found.append(Arg(word, None, source))
+            else:
+                found.append(Arg(None, word, source))
+            continue
+        if word == "--":
+            found.append(Arg("--", None, source))  # cargo: the test binary's options follow
+            positional_only = syntax.dashdash_positional
+            continue
+        if word.startswith("--") or syntax.single_dash_long:
+            name, eq, value = word.partition("=")
+            if syntax.single_dash_long:
+                name = "-" + name.lstrip("-").removeprefix("test.")  # go: -test.run is -run
+            elif syntax.camel_case:
+                name = _camel(name)
+            if not eq and name in syntax.long_values and i < len(words):
+                value, eq = words[i], "="
+                i += 1
+            found.append(Arg(name, value if eq else None, source))
+            continue
+        for j, letter in enumerate(word[1:], 1):  # a cluster of short options: -qk EXPR
+            if letter in syntax.short_values:
+                value = word[j + 1:]
+                if not value and i < len(words):
+                    value = words[i]
+                    i += 1
+                found.append(Arg("-" + letter, value, source))
+                break
+            found.append(Arg("-" + letter, None, source))
+    return found
+
+
+def _split(value: str) -> list[str]:
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return value.split()
+
+
+def read_args(inv: Invocation) -> list[Arg]:
+    """INV's arguments as its runner reads them, those from its variables first."""
+    syntax = SYNTAX.get(inv.kind, DEFAULT_SYNTAX)
+    found: list[Arg] = []
+    for name, value in inv.env:
+        if name in syntax.env_args:
+            found += _read(_split(value), syntax, source=name)
+    return found + _read(inv.args, syntax)
+
+
+def _output_only(arg: Arg, dropped: frozenset[str]) -> bool:
+    return arg.option is not None and (arg.option in dropped
+                                       or f"{arg.option}={arg.value}" in dropped)
+
+
+_DOT_SLASH = re.compile(r"^(?:\./)+")
+
+
+def normalised_invocation(inv: Invocation) -> tuple[str, ...]:
+    """(runner, selection arguments...): INV with every output-only option dropped, each option
+    in one spelling (``-k VALUE``), ``./tests/`` read as ``tests``."""
+    dropped = OUTPUT_ONLY.get(inv.kind, frozenset())
+    words = [inv.runner]
+    for arg in read_args(inv):
+        if _output_only(arg, dropped):
+            continue
+        if arg.option is not None:
+            words.append(arg.option)
+        if arg.value is not None:
+            value = arg.value if arg.option else _DOT_SLASH.sub("", arg.value).rstrip("/") or "."
+            words.append(value)
+    return tuple(words)
+
+
+def normalised(argv: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """ARGV made comparable, one tuple per simple command: equal for ``python -m pytest -q``,
+    ``.venv/bin/pytest`` and ``pytest``; different when they select different tests."""
+    return tuple(normalised_invocation(inv) for inv in invocations(argv))
