@@ -227,3 +227,71 @@ def test_the_stale_message_after_a_shell_string_run_quotes_the_rerun(repo: Repo)
     stale = repo.run("receipt", "check")
     assert stale.code == 3
     assert f"run \"receipt run '{sys.executable} t.py'\", then push again" in stale.out, stale.out
+
+
+def _under_a_terminal(repo: Repo, argv: list[str], typed: bytes = b"") -> tuple[int, bytes]:
+    """Run ARGV with a real pseudo-terminal as its stdin, stdout and controlling terminal, as
+    in a person's shell; TYPED is what they type. (exit code, what the terminal showed)."""
+    import fcntl
+    import os
+    import pty
+    import subprocess
+    import termios
+
+    master, slave = pty.openpty()
+
+    def take_terminal() -> None:
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    proc = subprocess.Popen(argv, cwd=repo.path, stdin=slave, stdout=slave, stderr=slave,
+                            start_new_session=True, preexec_fn=take_terminal)
+    os.close(slave)
+    if typed:
+        os.write(master, typed)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return proc.wait(timeout=60), shown
+
+
+COLOURED = ("import sys; print('tty' if sys.stdout.isatty() else 'pipe'); "
+            "print('\\x1b[32m=== 3 passed in 0.01s ===\\x1b[0m')")
+
+
+def test_under_a_terminal_the_command_gets_one_and_the_log_stays_clean(repo: Repo) -> None:
+    import hashlib
+    import json
+
+    repo.commit("init", x="1\n")
+    code, shown = _under_a_terminal(repo, ["receipt", "run", "--", sys.executable, "-c",
+                                           COLOURED])
+    assert code == 0, shown
+    assert b"tty\r\n" in shown and b"\x1b[32m=== 3 passed" in shown  # as when run bare
+    log = (repo.path / "artifacts/test-output.log").read_bytes()
+    assert log == b"tty\n=== 3 passed in 0.01s ===\n"
+    receipt = json.loads((repo.path / "artifacts/test-receipt.json").read_text())
+    assert receipt["tests"]["passed"] == 3 and receipt["tests"]["runner"] == "pytest"
+    assert receipt["output"]["sha256"] == hashlib.sha256(log).hexdigest()
+    assert receipt["output"]["bytes"] == len(log)
+    piped = repo.run("receipt", "run", "--", sys.executable, "-c", COLOURED)
+    assert piped.code == 0 and piped.out.startswith("pipe\n")
+    assert (repo.path / "artifacts/test-output.log").read_bytes() == (
+        b"pipe\n=== 3 passed in 0.01s ===\n")
+
+
+def test_under_a_terminal_the_command_reads_what_is_typed(repo: Repo) -> None:
+    repo.commit("init", x="1\n")
+    code, shown = _under_a_terminal(
+        repo, ["receipt", "run", "--", sys.executable, "-c",
+               "print(input()[::-1]); print('=== 1 passed in 0.01s ===')"],
+        typed=b"hello\n")
+    assert code == 0, shown
+    assert (repo.path / "artifacts/test-output.log").read_bytes() == (
+        b"olleh\n=== 1 passed in 0.01s ===\n")
