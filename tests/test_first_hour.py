@@ -243,8 +243,10 @@ def _under_a_terminal(repo: Repo, argv: list[str], typed: bytes = b"") -> tuple[
     def take_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
+    # the terminal can only be taken in the child, between fork and exec
     proc = subprocess.Popen(argv, cwd=repo.path, stdin=slave, stdout=slave, stderr=slave,
-                            start_new_session=True, preexec_fn=take_terminal)
+                            start_new_session=True,
+                            preexec_fn=take_terminal)  # noqa: PLW1509  # no threads here
     os.close(slave)
     if typed:
         os.write(master, typed)
@@ -295,3 +297,32 @@ def test_under_a_terminal_the_command_reads_what_is_typed(repo: Repo) -> None:
     assert code == 0, shown
     assert (repo.path / "artifacts/test-output.log").read_bytes() == (
         b"olleh\n=== 1 passed in 0.01s ===\n")
+
+
+def test_init_pins_a_rev_pre_commit_can_fetch(repo: Repo, hook_repo: tuple[str, str]) -> None:
+    import hooks
+
+    path, rev = hook_repo
+    repo.write("tests/test_a.py", "def test_a():\n    assert 1 + 1 == 2\n")
+    untagged = repo.run("receipt", "init", "--hooks-repo", path, "--test-command", "pytest -q")
+    assert untagged.code == 0, untagged.both
+    assert (f"receipt init: note: {path} has no tag v{hooks.__version__} yet: pinned the commit "
+            f"its HEAD is at, {rev[:12]}; 'pre-commit autoupdate --freeze' moves it on"
+            in untagged.out), untagged.out
+    written = (repo.path / ".pre-commit-config.yaml").read_text()
+    assert f"  - repo: {path}\n    rev: {rev}\n" in written
+    repo.commit("set up")
+    fetched = repo.run("pre-commit", "run", "no-inserted-skips", "--all-files")
+    assert fetched.code == 0, fetched.both  # the pinned commit is one pre-commit can fetch
+
+    mirror = repo.path.parent / "mirror.git"
+    repo.run("git", "clone", "-q", "--bare", path, str(mirror))
+    assert repo.run("git", "--git-dir", str(mirror), "tag", f"v{hooks.__version__}",
+                    rev).code == 0
+    other = Repo(repo.path.parent / "other")
+    other.write("tests/test_a.py", "def test_a():\n    assert 1 + 1 == 2\n")
+    tagged = other.run("receipt", "init", "--dry-run", "--hooks-repo", str(mirror),
+                       "--test-command", "pytest -q")
+    assert tagged.code == 0, tagged.both
+    assert f"three hooks at rev v{hooks.__version__}" in tagged.out
+    assert "note:" not in tagged.out

@@ -34,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="print what would change")
     parser.add_argument("--force", action="store_true",
                         help="replace a receipt-hooks config that is already there")
+    parser.add_argument("--hooks-repo", metavar="URL", default=REPO_URL,
+                        help=f"where pre-commit fetches the hooks (default: {REPO_URL}; a "
+                             f"fork or mirror)")
 
 
 def detect_suite(root: str) -> str | None:
@@ -90,9 +93,27 @@ def config_text(suite: str, in_pyproject: bool) -> str:
     return "\n".join(["[tool.receipt-hooks]", *lines] if in_pyproject else lines) + "\n"
 
 
-def hooks_entry() -> str:
+def fetchable_rev(url: str) -> tuple[str, str | None]:
+    """(rev, what to tell the user): this version's tag when URL has it, else the commit its
+    HEAD is at, else (URL unreachable) the tag, said to be unchecked."""
+    tag = f"v{hooks.__version__}"
+    refs = git.remote_refs(url, f"refs/tags/{tag}", "HEAD")
+    if refs is None:
+        return tag, (f"could not reach {url} to check that tag {tag} exists; if pre-commit "
+                     f"cannot fetch it, pin a commit instead (rev: <commit sha>) or run "
+                     f"{quoted('pre-commit autoupdate --freeze')}")
+    if f"refs/tags/{tag}" in refs:
+        return tag, None
+    head = refs.get("HEAD")
+    if head:
+        return head, (f"{url} has no tag {tag} yet: pinned the commit its HEAD is at, "
+                      f"{head[:12]}; {quoted('pre-commit autoupdate --freeze')} moves it on")
+    return tag, f"{url} has no tag {tag} and no HEAD: check the URL (--hooks-repo)"
+
+
+def hooks_entry(url: str, rev: str) -> str:
     ids = "".join(f"      - id: {hook}\n" for hook in HOOK_IDS)
-    return (f"  - repo: {REPO_URL}\n    rev: v{hooks.__version__}\n    hooks:\n{ids}")
+    return f"  - repo: {url}\n    rev: {rev}\n    hooks:\n{ids}"
 
 
 class Plan:
@@ -102,6 +123,7 @@ class Plan:
         self.root = root
         self.writes: list[tuple[str, bytes, str]] = []
         self.unchanged: list[str] = []
+        self.notes: list[str] = []
 
     def write(self, name: str, content: str, what: str) -> None:
         self.writes.append((name, content.encode(), what))
@@ -141,12 +163,16 @@ def plan_config(plan: Plan, suite: str, force: bool) -> None:
                    f"wrote the config with test-command {quoted(suite)}")
 
 
-def plan_precommit(plan: Plan) -> None:
+def plan_precommit(plan: Plan, url: str) -> None:
     name = ".pre-commit-config.yaml"
     existing = _read(plan.root, name)
+    if existing is None or not all(f"id: {hook}" in existing for hook in HOOK_IDS):
+        rev, note = fetchable_rev(url)
+        if note:
+            plan.notes.append(note)
     if existing is None:
         plan.write(name, "default_install_hook_types: [pre-commit, pre-push]\nrepos:\n"
-                   + hooks_entry(), "wrote it with the three hooks")
+                   + hooks_entry(url, rev), f"wrote it with the three hooks at rev {rev}")
     elif all(f"id: {hook}" in existing for hook in HOOK_IDS):
         plan.keep(f"{name}: the three hooks are already there")
     elif "repos:" not in existing:
@@ -154,7 +180,7 @@ def plan_precommit(plan: Plan) -> None:
                         f"(README, 'Use it in your repository')")
     else:
         body = existing if existing.endswith("\n") else existing + "\n"
-        plan.write(name, body + hooks_entry(), "appended the three hooks")
+        plan.write(name, body + hooks_entry(url, rev), f"appended the three hooks at rev {rev}")
 
 
 def plan_gitignore(plan: Plan) -> None:
@@ -177,13 +203,15 @@ def run(args: argparse.Namespace) -> int:
                         "a Makefile 'test' target): pass --test-command 'CMD'")
     plan = Plan(root)
     plan_config(plan, suite, args.force)
-    plan_precommit(plan)
+    plan_precommit(plan, args.hooks_repo)
     plan_gitignore(plan)
     verb = "would change" if args.dry_run else "changed"
     for name, content, what in plan.writes:
         if not args.dry_run:
             atomic_write(os.path.join(root, name), content)
         print(f"receipt init: {verb} {name}: {what}")
+    for note in plan.notes:
+        print(f"receipt init: note: {note}")
     for what in plan.unchanged:
         print(f"receipt init: unchanged {what}")
     precommit = shutil.which("pre-commit")
