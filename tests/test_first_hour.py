@@ -326,3 +326,42 @@ def test_init_pins_a_rev_pre_commit_can_fetch(repo: Repo, hook_repo: tuple[str, 
     assert tagged.code == 0, tagged.both
     assert f"three hooks at rev v{hooks.__version__}" in tagged.out
     assert "note:" not in tagged.out
+
+
+@pytest.mark.parametrize(("line", "counts"), [
+    ("297 passed", (297, 0, 0)),
+    ("3 passed, 1 failed", (3, 1, 0)),
+    ("1 failed, 3 passed", (3, 1, 0)),
+    ("3 passed, 1 failed, 2 skipped", (3, 1, 2)),
+    ("3 passed, 2 skipped", (3, 0, 2)),
+    ("Result: 12 passed", (12, 0, 0)),
+    ("\x1b[32m5 passed\x1b[0m", (5, 0, 0)),
+])
+def test_a_plain_summary_line_is_counted(line: str, counts: tuple[int, int, int]) -> None:
+    from hooks.receipt.testcounts import TestCounter
+
+    counter = TestCounter()
+    counter.feed(f"some output\n{line}\n".encode())
+    result = counter.result()
+    assert result is not None and result["runner"] == "plain"
+    assert (result["passed"], result["failed"], result["skipped"]) == counts
+
+
+@pytest.mark.parametrize("line", ["passed", "the 3 passed tests", "3 passed in review",
+                                  "Tests run: 3 passed", "3 failed"])
+def test_lines_that_are_not_a_plain_summary_count_nothing(line: str) -> None:
+    from hooks.receipt.testcounts import TestCounter
+
+    counter = TestCounter()
+    counter.feed(f"{line}\n".encode())
+    assert counter.result() is None
+
+
+def test_receipt_run_echo_counts_as_the_readme_says(repo: Repo) -> None:
+    import json
+
+    repo.commit("init", x="1\n")
+    assert repo.run("receipt", "run", "--", "echo", "297 passed").code == 0
+    receipt = json.loads((repo.path / "artifacts/test-receipt.json").read_text())
+    assert receipt["tests"] == {"runner": "plain", "passed": 297, "failed": 0, "skipped": 0,
+                                "errors": 0, "total": 297}
