@@ -365,3 +365,20 @@ def test_receipt_run_echo_counts_as_the_readme_says(repo: Repo) -> None:
     receipt = json.loads((repo.path / "artifacts/test-receipt.json").read_text())
     assert receipt["tests"] == {"runner": "plain", "passed": 297, "failed": 0, "skipped": 0,
                                 "errors": 0, "total": 297}
+
+
+def test_the_readme_quick_start_installs_only_what_the_demo_needs() -> None:
+    import configparser
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    first = re.search(r"```sh\n# 1\..*\n(.*)\n", readme)
+    assert first is not None
+    assert first.group(1) == ("python3 -m venv .venv && .venv/bin/pip install -q '.[demo]' && "
+                              ".venv/bin/receipt demo")
+    setup = configparser.ConfigParser()
+    setup.read(root / "setup.cfg")
+    assert setup["options.extras_require"]["demo"].split() == ["pre-commit>=3.2.0"]
+    assert "demo" in cli.build_parser().format_help()
+    assert "rev: v0.1.0\n" not in readme  # a tag that does not exist yet is not the example
