@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import FAILING_TEST
 from conftest import PASSING_TEST
 from conftest import Repo

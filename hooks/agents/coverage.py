@@ -111,6 +111,10 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
     result = Coverage(tree, judged, commands, None)
     if not result.any_green:  # nothing green to compare with: what HEAD holds is the baseline
         head = git.head_commit(root)
-        result.head_tree = (git.tree_without(head, leave_out, root, policy.ignore) if head
-                            else git.EMPTY_TREE)
+        if head is None:
+            result.head_tree = git.EMPTY_TREE
+        elif git.tree_of(head, root) == tree:  # one call when the agent left HEAD as it was
+            result.head_tree = tree
+        else:
+            result.head_tree = git.tree_without(head, leave_out, root, policy.ignore)
     return result

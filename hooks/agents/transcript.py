@@ -32,7 +32,8 @@ def message_text(entry: Any) -> str | None:
     """The text of ENTRY when it is an assistant message with text, else None."""
     if not isinstance(entry, dict):
         return None
-    inner = entry.get("message") if isinstance(entry.get("message"), dict) else {}
+    message = entry.get("message")
+    inner: dict[str, Any] = message if isinstance(message, dict) else {}
     role = entry.get("role") or inner.get("role") or entry.get("type")
     if role not in ("assistant", "model"):
         return None

@@ -13,7 +13,7 @@ import re
 TESTS = r"(?:(?:unit|integration|e2e|end-to-end|regression|new|existing|remaining|relevant|" \
         r"affected|failing|updated|added|all the|all|the|both|my|our|these|those|your|" \
         r"\d+)\s+){0,3}(?:tests?|specs?|test cases?|checks)"
-PASS = r"(?:pass(?:es|ed)?|(?:are|is|were|was|now|all|still|\s)*passing|succeed(?:s|ed)?|" \
+PASSED = r"(?:pass(?:es|ed)?|(?:are|is|were|was|now|all|still|\s)*passing|succeed(?:s|ed)?|" \
        r"went green|(?:are|is|come back|came back|turned|now) green|run clean|ran clean|" \
        r"are ok|are fine|work(?:s|ed)? fine)"
 
@@ -31,7 +31,7 @@ class ClaimRule:
 
 RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM001", "says the tests pass",
-              rf"\b{TESTS}\s+(?:now\s+|all\s+|still\s+|should\s+(?:all\s+|now\s+)?|will\s+(?:all\s+|now\s+)?|do\s+)?{PASS}\b"
+              rf"\b{TESTS}\s+(?:now\s+|all\s+|still\s+|should\s+(?:all\s+|now\s+)?|will\s+(?:all\s+|now\s+)?|do\s+)?{PASSED}\b"
               rf"|\bpass(?:es|ed|ing)? all (?:the |of the )?(?:\d+ )?(?:tests|checks|specs)\b"
               rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
               rf"|\b(?:tests?|specs?|suite)\b[^.;]{{0,40}}?\band (?:now )?pass(?:es|ed)\b",
@@ -40,14 +40,16 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM002", "says the suite is green",
               r"\b(?:test suite|suite|tests|build|pipeline|everything|all checks|ci)\s+"
               r"(?:is|are|was|were|stays?|looks?|now)\s+(?:all\s+|fully\s+|still\s+)?green\b"
-              r"|\bgreen across the board\b|\ball green\b|\b(?:tests?|suite|ci|build) green\b",
+              r"|\bgreen across the board\b|\ball green\b"
+              r"|\b(?:tests?|suite|ci|build) green\b",
               "The suite is green again after the migration fix.",
               "The suite was red before the migration fix, and I could not get it to run."),
     ClaimRule("CLM003", "says the suite passes",
-              rf"\b(?:full |whole |entire |test |the )?suite\s+(?:now\s+|still\s+)?{PASS}\b"
+              rf"\b(?:full |whole |entire |test |the )?suite\s+(?:now\s+|still\s+)?{PASSED}\b"
               r"|\b(?:full|whole|entire) (?:test )?suite (?:runs|ran) (?:clean|successfully)\b"
               r"|\b(?:pytest|jest|vitest|go test|cargo test|npm test|the test run|test run)"
-              r"(?:\s+\.?/[\w./-]*|\s+run)?\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|is clean|was clean|exits 0|"
+              r"(?:\s+\.?/[\w./-]*|\s+run)?\s+(?:now\s+)?"
+              r"(?:passes|passed|succeeds|succeeded|is clean|was clean|exits 0|"
               r"exited 0|exits cleanly|returns 0)\b",
               "The full suite passes with the new retry logic.",
               "The full suite takes about four minutes, so I ran only the lint step."),
@@ -67,7 +69,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"the change |the changes )?(?:locally|end to end|end-to-end|on my machine)\b"
               r"|\b(?:all|every) (?:\w+ )?(?:checks|test runs?) (?:pass(?:ed)?|succeeded)\b"
               r"|\b(?:with )?(?:no|zero|0) (?:test )?failures\b"
-              r"|\b\d+ (?:tests? )?passed(?:,? (?:0|no) failed)?\b(?![^.]*\b[1-9]\d* (?:failed|errors?)\b)"
+              r"|\b\d+ (?:tests? )?passed(?:,? (?:0|no) failed)?\b"
+              r"(?![^.]*\b[1-9]\d* (?:failed|errors?)\b)"
               r"|\b(?:re-?ran|ran) the (?:\w+ ){0,3}(?:suite|tests|specs) and (?:everything|"
               r"it|they|all) (?:pass(?:es|ed)?|is green|was green|looks good)\b",
               "Verified locally with the staging config.",
