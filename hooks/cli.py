@@ -16,6 +16,11 @@ OWN_PARSERS = {
     "skips": ("skips", "the no-inserted-skips scanner on demand (--list-rules, "
                        "--write-baseline)"),
     "fuse": ("fuse", "circuit breaker for an agent's inner loop (receipt fuse -- CMD)"),
+    "agent-hook": ("agent_hook", "a coding agent's stop hook: no 'done' without a receipt "
+                                 "(--agent claude-code|codex|gemini-cli|cursor)"),
+    "claims": ("claims", "find claims that the tests pass in text (FILE or -), unbacked by a "
+                         "receipt"),
+    "contract": ("contract", "print the agent contract for AGENTS.md / CLAUDE.md / GEMINI.md"),
 }
 
 
