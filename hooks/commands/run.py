@@ -23,7 +23,8 @@ def main(argv: Sequence[str]) -> int:
                         help="where to write the receipt (default: artifacts/test-receipt.json "
                              "at the repository root)")
     parser.add_argument("--log", metavar="PATH",
-                        help="where to write the output (default: artifacts/test-output.log)")
+                        help="where to write the output, inside the repository (default: "
+                             "artifacts/test-output.log; /dev/null keeps no log)")
     parser.add_argument("--junit", metavar="FILE",
                         help="read test counts from this JUnit XML report the command writes")
     if shell:

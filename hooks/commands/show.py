@@ -35,8 +35,8 @@ def show(receipt_arg: str | None) -> int:
             ("head", data["git_head"] or "(unborn branch)"),
             ("ran", f"{data['started_utc']} .. {data['finished_utc']} ({data['duration_s']}s)"),
             ("where", f"{data['hostname']}, {data['kernel']}, {data['runtime']}"),
-            ("output", f"{output['log']} ({output['bytes']} bytes, sha256 "
-                       f"{output['sha256'][:16]}...)"),
+            ("output", f"{output['log'] or 'no log kept (--log /dev/null)'} "
+                       f"({output['bytes']} bytes, sha256 {output['sha256'][:16]}...)"),
         ]
         width = max(len(k) for k, _ in rows)
         write("".join(f"{key.ljust(width)}  {value}\n" for key, value in rows) + "\n")

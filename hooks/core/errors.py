@@ -14,6 +14,10 @@ import sys
 from collections.abc import Callable
 from collections.abc import Sequence
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TextIO
+
 USAGE_ERROR = 1
 INTERNAL_ERROR = 70
 INTERRUPTED = 130
@@ -29,11 +33,40 @@ class UserError(Exception):
 
 def say(message: str) -> None:
     """One line on stderr; a closed or broken stderr loses the line, never the verdict."""
+    write_text(sys.stderr, message + "\n")
+
+
+def write_text(stream: TextIO | None, text: str) -> None:
+    """Write TEXT to STREAM. A character its encoding cannot hold (a non-UTF-8 byte kept as a
+    surrogate, under a strict encoding) is written as a backslash escape; a closed or broken
+    stream loses the text, never the exit code."""
     try:
-        sys.stderr.write(message + "\n")
-        sys.stderr.flush()
+        if stream is None:
+            return
+        try:
+            stream.write(text)
+        except UnicodeEncodeError:
+            encoding = stream.encoding or "ascii"
+            stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+        stream.flush()
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def keep_standard_fds() -> None:
+    """Put /dev/null on fd 0, 1 or 2 when the caller closed it (``cmd >&-``): otherwise the
+    next file opened takes that number, and whatever writes to "stdout" writes into it."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                opened = os.open(os.devnull, os.O_RDWR)
+            except OSError:
+                return
+            if opened != fd:
+                os.dup2(opened, fd)
+                os.close(opened)
 
 
 def _traceback_path() -> str:
@@ -79,6 +112,7 @@ def guarded(prog: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
 
     def wrap(main: Callable[..., int]) -> Callable[..., int]:
         def run(argv: Sequence[str] | None = None) -> int:
+            keep_standard_fds()
             try:
                 return main(argv)
             except UserError as e:

@@ -25,7 +25,9 @@ _REPO_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX
 
 
 class GitError(UserError):
-    """git exited non-zero; the message is git's own last line."""
+    """git exited non-zero; the message is git's own last line, ``stderr`` all it said."""
+
+    stderr = ""
 
 
 class NotAGitRepository(GitError):
@@ -53,7 +55,9 @@ def run(
         if "not a git repository" in text:
             raise NotAGitRepository("not a git repository (nor any parent directory): run it "
                                     "inside the git work tree it is about")
-        raise GitError(text)
+        error = GitError(text)
+        error.stderr = proc.stderr.decode("utf-8", "surrogateescape")
+        raise error
     return proc.stdout
 
 
@@ -111,7 +115,7 @@ def head_commit(cwd: str | None = None) -> str | None:
     return resolve_commit("HEAD", cwd=cwd)
 
 
-def _temp_index_path() -> str:
+def temp_index_path() -> str:
     """A path for a throwaway index: git will create it (it refuses an empty file)."""
     import tempfile
 
@@ -121,14 +125,14 @@ def _temp_index_path() -> str:
     return path
 
 
-def _env_with_index(index_file: str) -> dict[str, str]:
+def env_with_index(index_file: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCATION_VARS}
     env["GIT_INDEX_FILE"] = index_file
     return env
 
 
 @functools.cache  # the fuse snapshots once a step; the index does not move
-def _real_index_path(root: str) -> str:
+def real_index_path(root: str) -> str:
     env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCATION_VARS}
     path = text("rev-parse", "--git-path", "index", cwd=root, env=env)
     return path if os.path.isabs(path) else os.path.join(root, path)
@@ -139,36 +143,8 @@ def glob_pathspecs(globs: Iterable[str]) -> list[str]:
     return [f":(top,glob){g}" for g in globs if g]
 
 
-def snapshot_tree(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = ()) -> str:
-    """Tree id of the work tree as it is now: tracked files plus untracked, unignored ones.
-
-    Works on a throwaway copy of the real index, so the user's staging area is untouched and
-    files whose stat data is unchanged are not hashed again. ``leave_out`` are repo-relative
-    paths (the receipt and its log) kept out of the tree whether tracked or not; ``ignore``
-    are globs (the config's bookkeeping files) kept out the same way.
-    """
-    import shutil
-
-    temp_index = _temp_index_path()
-    try:
-        real_index = _real_index_path(root)
-        if os.path.exists(real_index):
-            # copy2 keeps the index's mtime: git's racy-entry check compares file mtimes with
-            # it, and a fresh mtime would make a same-size edit within the second look clean
-            shutil.copy2(real_index, temp_index)
-        env = _env_with_index(temp_index)
-        paths = [p for p in leave_out if p]
-        run("add", "--all", "--ignore-errors", "--", ":/", cwd=root, env=env)
-        if paths:  # tracked or not, the receipt, log and ledger are never part of the tree
-            run("update-index", "--force-remove", "--", *paths, cwd=root, env=env)
-        _remove_globs(ignore, cwd=root, env=env)
-        return text("write-tree", cwd=root, env=env)
-    finally:
-        if os.path.exists(temp_index):
-            os.unlink(temp_index)
-
-
-def _remove_globs(globs: Iterable[str], cwd: str | None, env: Mapping[str, str]) -> None:
+def remove_globs(globs: Iterable[str], cwd: str | None, env: Mapping[str, str]) -> None:
+    """Take the files matching GLOBS out of the index ENV names (a throwaway one)."""
     specs = glob_pathspecs(globs)
     if specs:
         run("rm", "--cached", "-r", "-f", "--quiet", "--ignore-unmatch", "--", *specs,
@@ -178,15 +154,15 @@ def _remove_globs(globs: Iterable[str], cwd: str | None, env: Mapping[str, str])
 def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None,
                  ignore: Iterable[str] = ()) -> str:
     """Tree id of COMMIT with PATHS and the IGNORE globs removed: what a receipt vouches for."""
-    temp_index = _temp_index_path()
+    temp_index = temp_index_path()
     try:
-        env = _env_with_index(temp_index)
+        env = env_with_index(temp_index)
         run("read-tree", commit, cwd=cwd, env=env)
         literal = [p for p in paths if p]
         if literal:
             run("rm", "--cached", "-f", "--quiet", "--ignore-unmatch", "-r", "--", *literal,
                 cwd=cwd, env=env)
-        _remove_globs(ignore, cwd=cwd, env=env)
+        remove_globs(ignore, cwd=cwd, env=env)
         return text("write-tree", cwd=cwd, env=env)
     finally:
         if os.path.exists(temp_index):
@@ -212,12 +188,15 @@ def paths_in_commit(commit: str, paths: Iterable[str], cwd: str | None = None) -
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 
-def is_ignored(path: str, cwd: str | None = None) -> bool:
+def ignored_paths(cwd: str, paths: Iterable[str]) -> list[str]:
+    """Which of PATHS (relative to CWD) git ignores, in one ``git check-ignore``."""
+    wanted = [p for p in paths if p]
     proc = subprocess.run(
-        ("git", "check-ignore", "--quiet", "--", path),
-        cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-    )
-    return proc.returncode == 0
+        ("git", "check-ignore", "-z", "--stdin"),
+        input=b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in wanted),
+        cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False,
+    )  # exit 1 means "none ignored", not an error
+    return [p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p]
 
 
 def short(object_id: str | None) -> str:
@@ -291,6 +270,8 @@ def merge_in_progress() -> bool:
     return resolve_commit("MERGE_HEAD") is not None
 
 
-def tracked_files() -> list[str]:
-    out = run("ls-files", "-z")
+def tracked_files(cwd: str | None = None, paths: Iterable[str] = ()) -> list[str]:
+    """Tracked files, relative to CWD; with PATHS (repo-relative), those of them tracked."""
+    specs = [f":(top,literal){p}" for p in paths]
+    out = run("ls-files", "-z", *(["--full-name", "--", *specs] if specs else []), cwd=cwd)
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from collections.abc import Sequence
 
 from hooks.core.errors import say
+from hooks.core.errors import write_text
 
 TYPE_CHECKING = False  # typing costs a hook ~10 ms to import: only the type checker needs it
 if TYPE_CHECKING:
@@ -89,12 +90,7 @@ def print_findings(
 
 def write(text: str, stream: TextIO | None = None) -> None:
     """Write to stdout (or STREAM); a closed or broken stream loses output, never a verdict."""
-    try:
-        out = stream if stream is not None else sys.stdout
-        out.write(text)
-        out.flush()
-    except (OSError, ValueError, AttributeError):
-        pass
+    write_text(stream if stream is not None else sys.stdout, text)
 
 
 warn = say  # messages go to stderr, findings to stdout

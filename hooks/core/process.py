@@ -26,6 +26,12 @@ if TYPE_CHECKING:
 CHUNK = 1 << 16
 FORWARDED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 TIMED_OUT = 124  # what coreutils' timeout(1) exits with
+POLL = 0.1  # how often the read loop looks at the command while its pipe is quiet
+# Once the command has exited, its output is read for at most DRAIN_GRACE more seconds (SETTLE
+# after a timeout or a forwarded signal): a daemon it left behind may hold the pipe for ever.
+DRAIN_GRACE = 2.0
+SETTLE = 0.5
+INTERRUPT_GRACE = 1.0  # after a forwarded Ctrl-C or TERM, SIGKILL if the command still runs
 
 
 class SignalForwarder:
@@ -54,9 +60,12 @@ class SignalForwarder:
 
 
 def write_terminal(data: bytes) -> None:
+    out = getattr(sys.stdout, "buffer", None)  # None when receipt itself started with fd 1 closed
+    if out is None:
+        return
     try:
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        out.write(data)
+        out.flush()
     except (BrokenPipeError, ValueError, OSError):
         pass  # the log still gets every byte
 
@@ -91,7 +100,11 @@ def run_streaming(
 ) -> Outcome:
     """Run ARGV, passing each chunk of its output to ON_OUTPUT (and the terminal if ECHO).
 
-    After TIMEOUT seconds the whole process group gets SIGTERM, then SIGKILL after GRACE.
+    After TIMEOUT seconds the whole process group gets SIGTERM, then SIGKILL after GRACE. A
+    forwarded Ctrl-C or TERM is followed by SIGKILL after INTERRUPT_GRACE. Output is read until
+    the command has exited and the pipe is closed, but never more than DRAIN_GRACE after the
+    command exited (SETTLE after a timeout or signal): a daemon it left behind (``setsid cmd
+    &``) can hold the pipe open for ever, and is not the command.
     """
     # Its own process group, so a signal reaches grandchildren too. Python >= 3.11 does this
     # without preexec_fn, which keeps the fast vfork path for starting the process.
@@ -116,29 +129,41 @@ def run_streaming(
     fd = proc.stdout.fileno()
     deadline = time.monotonic() + timeout if timeout is not None else None
     kill_at: float | None = None
-    timed_out = False
+    stop_at: float | None = None
+    returncode: int | None = None
+    timed_out = eof = False
     total = 0
     try:
-        while True:
-            wait = None
+        while not (eof and returncode is not None):
             now = time.monotonic()
-            if deadline is not None and not timed_out and now >= deadline:
-                timed_out = True
-                _kill_group(proc.pid, signal.SIGTERM)
-                kill_at = now + grace
-            if kill_at is not None and now >= kill_at:
-                _kill_group(proc.pid, signal.SIGKILL)
-                kill_at = None
-            if kill_at is not None:
-                wait = max(kill_at - now, 0.0)
-            elif deadline is not None and not timed_out:
-                wait = max(deadline - now, 0.0)
-            ready, _, _ = select.select([fd], [], [], wait)
+            if returncode is None:
+                returncode = proc.poll()
+            if returncode is None:
+                if deadline is not None and not timed_out and now >= deadline:
+                    timed_out = True
+                    _kill_group(proc.pid, signal.SIGTERM)
+                    kill_at = now + grace
+                elif forwarder.received is not None and kill_at is None:
+                    kill_at = now + INTERRUPT_GRACE
+                if kill_at is not None and now >= kill_at:
+                    _kill_group(proc.pid, signal.SIGKILL)
+                    kill_at = float("inf")
+            elif stop_at is None:
+                hurried = timed_out or forwarder.received is not None
+                stop_at = now + (SETTLE if hurried else DRAIN_GRACE)
+            if stop_at is not None and now >= stop_at:
+                break
+            if eof:  # the pipe is closed; the command has not exited yet
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    proc.wait(POLL)
+                continue
+            ready, _, _ = select.select([fd], [], [], POLL)
             if not ready:
                 continue
             chunk = os.read(fd, CHUNK)
             if not chunk:
-                break
+                eof = True
+                continue
             total += len(chunk)
             if echo:
                 write_terminal(chunk)

@@ -1,4 +1,5 @@
-"""Text from command output: cutting a byte stream into lines, and the line a terminal shows."""
+"""Text from command output: cutting a byte stream into lines, the line a terminal shows, and
+text any terminal can print."""
 
 from __future__ import annotations
 
@@ -6,6 +7,16 @@ import re
 
 # CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks), and lone escapes.
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+
+
+def printable(text: str) -> str:
+    """TEXT with each byte that is not UTF-8 (kept by Python as a surrogate) written ``\\xNN``."""
+    if text.isascii():
+        return text
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate that did not come from a byte
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def strip_ansi(text: str) -> str:

@@ -8,6 +8,7 @@ import time
 
 from hooks.core import git
 from hooks.core import process
+from hooks.core import snapshot
 from hooks.core.cmdline import command_argv
 from hooks.core.cmdline import command_text
 from hooks.core.output import warn
@@ -159,7 +160,7 @@ class Fuse:
             if not rel.startswith(".."):
                 leave_out.append(rel)
         try:
-            return git.snapshot_tree(self.config.root, leave_out)
+            return snapshot.take(self.config.root, leave_out).tree
         except git.GitError:
             return None
 

@@ -20,6 +20,8 @@ from hooks.receipt.verdict import evaluate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from hooks.receipt.suite import Need
 
 
@@ -155,6 +157,9 @@ class _Judge:
         if loaded.data is None or loaded.findings:
             return [Finding(f"{label}: {f.message}", f.code, f.kind, commit=commit)
                     for f in loaded.findings]
+        misnamed = _misnamed_log(commit, loaded.data, shown, self.root)
+        if misnamed:
+            return [Finding(f"{label}: {misnamed}", model.INVALID, "invalid", commit=commit)]
         match = compare(commit, loaded.data, shown, self.root, self.policy_file.ignore,
                         self.policy_file.path)
         policy = self.policy
@@ -167,3 +172,22 @@ class _Judge:
         if not found:
             self.result.commands.append(str(loaded.data.get("command")))
         return found
+
+
+def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) -> str | None:
+    """What is wrong when the receipt's ``output.log`` names a file committed in COMMIT that is
+    not that log. The comparison leaves the log out of the commit's tree (for those who commit
+    it, as the seed did); naming any other tracked file (src/app.py) would leave that out."""
+    output = data.get("output")
+    log = output.get("log") if isinstance(output, dict) else None
+    if not isinstance(log, str) or not isinstance(output, dict) or \
+            not git.paths_in_commit(commit, [log], cwd=root):
+        return None
+    import hashlib  # only here: the common check makes no digest
+
+    content = git.blob(f"{commit}:{log}") or b""
+    if hashlib.sha256(content).hexdigest() == output.get("sha256"):
+        return None
+    return (f"{receipt} is not a valid receipt: output.log names {log}, a file tracked in "
+            f"{git.short(commit)} that is not the log it describes (its sha256 differs): run "
+            f"'{model.rerun_hint(data)}'")

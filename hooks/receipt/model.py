@@ -41,4 +41,6 @@ def memo_dir(paths: git.RepoPaths) -> str:
 def rerun_hint(receipt: dict[str, Any] | None) -> str:
     """The command that makes a fresh receipt, reusing what the last one ran when known."""
     argv = receipt.get("argv") if receipt else None
+    if receipt and "argv_original" in receipt:  # the stored argv is not the exact one
+        argv = None
     return rerun_command([str(a) for a in argv] if isinstance(argv, list) else None)

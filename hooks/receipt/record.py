@@ -2,32 +2,38 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import platform
 import socket
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from typing import Any
+from typing import BinaryIO
 
 import hooks
 from hooks.core import git
 from hooks.core import process
 from hooks.core import schemas
+from hooks.core import snapshot
 from hooks.core.cmdline import command_argv
-from hooks.core.cmdline import command_text
 from hooks.core.fileio import UnreadableFile
 from hooks.core.fileio import atomic_write
 from hooks.core.fileio import read_bounded
 from hooks.core.output import warn
+from hooks.core.text import printable
 from hooks.core.times import utc_now
+from hooks.receipt import destinations
 from hooks.receipt import model
+from hooks.receipt import stored_argv
 from hooks.receipt.runtime import runtime_of
 from hooks.receipt.testcounts import TestCounter
 from hooks.receipt.testcounts import counts_from_junit
+
+MAX_HIDDEN = 50  # paths listed in the receipt's "hidden"; a sparse checkout can hide thousands
 
 
 def run(
@@ -40,66 +46,61 @@ def run(
 ) -> int:
     paths = git.repo_paths()
     root = paths.root
+    where = destinations.resolve(paths, receipt_arg, log_arg)
     from hooks.core import config
 
     ignore = config.for_repo(paths).ignore
-    receipt_path, log_path = model.resolve_paths(root, receipt_arg, log_arg)
-    receipt_rel = model.repo_relative(root, receipt_path)
-    log_rel = model.repo_relative(root, log_path)
-    for shown in (receipt_rel, log_rel):
-        if not os.path.isabs(shown) and not git.is_ignored(shown, cwd=root):
-            warn(f"receipt: warning: {shown} is not ignored by git; add "
-                 f"'{os.path.dirname(shown) or shown}/' to .gitignore so it is never committed")
-
     argv = command_argv(command, shell)
-    text = command_text(argv)
-    leave_out = [p for p in (receipt_rel, log_rel) if not os.path.isabs(p)]
+    stored = stored_argv.store(argv)
     head = git.head_commit(root)
-    tree = git.snapshot_tree(root, leave_out, ignore)
-    head_tree = (git.tree_without(head, leave_out, root, ignore) if head and ignore
+    head_tree = (git.tree_without(head, where.leave_out, root, ignore) if head and ignore
                  else git.tree_of(head, root) if head else git.EMPTY_TREE)
+    before = snapshot.take(root, where.leave_out, ignore, expect=head_tree)
     runtime = runtime_of(argv)
 
-    os.makedirs(os.path.dirname(log_path), exist_ok=True)
-    log_fd, log_temp = tempfile.mkstemp(prefix=".test-output.", dir=os.path.dirname(log_path))
+    sink = _LogSink(where.log_path)
     digest = hashlib.sha256()
     counter = TestCounter()
     started = utc_now()
     t0 = time.monotonic()
-    with os.fdopen(log_fd, "wb") as log, process.SignalForwarder() as forwarder:
+    try:
+        with process.SignalForwarder() as forwarder:
 
-        def record(chunk: bytes) -> None:
-            log.write(chunk)
-            digest.update(chunk)
-            counter.feed(chunk)
+            def record(chunk: bytes) -> None:
+                sink.write(chunk)
+                digest.update(chunk)
+                counter.feed(chunk)
 
-        outcome = process.run_streaming(argv, record, forwarder=forwarder)
-        if outcome.start_error:
-            message = f"receipt run: {outcome.start_error}\n".encode()
-            sys.stderr.buffer.write(message)
-            record(message)
-        exit_code = outcome.exit_code
-        size = outcome.output_bytes + (len(message) if outcome.start_error else 0)
-        log.flush()
-        os.fsync(log.fileno())
+            outcome = process.run_streaming(argv, record, forwarder=forwarder)
+            size = outcome.output_bytes
+            if outcome.start_error:
+                message = f"receipt run: {printable(outcome.start_error)}"
+                warn(message)
+                line = f"{message}\n".encode()
+                record(line)
+                size += len(line)
+        sink.close()
+    finally:
+        sink.discard()
+    exit_code = outcome.exit_code
     duration = round(time.monotonic() - t0, 3)
     finished = utc_now()
-    os.replace(log_temp, log_path)
 
-    tree_after = git.snapshot_tree(root, leave_out, ignore)
+    after = snapshot.take(root, where.leave_out, ignore, expect=before.tree)
+    hidden = list(dict.fromkeys(before.hidden + after.hidden))
     tests = counter.result()
     if junit:
         tests = _junit_counts(junit, tests)
 
     receipt: dict[str, Any] = {
         "schema": model.SCHEMA_ID,
-        "command": text,
-        "argv": argv,
+        "command": stored.command,
+        "argv": stored.argv,
         "git_head": head,
-        "git_tree": tree,
-        "git_tree_after": tree_after,
+        "git_tree": before.tree,
+        "git_tree_after": after.tree,
         "ignored": ignore,
-        "git_dirty": tree != head_tree,
+        "git_dirty": before.tree != head_tree,
         "hostname": socket.gethostname() or "unknown",
         "kernel": " ".join(filter(None, (platform.system(), platform.release(),
                                          platform.machine()))) or "unknown",
@@ -108,10 +109,15 @@ def run(
         "finished_utc": finished,
         "duration_s": duration,
         "exit_code": min(max(exit_code, 0), 255),
-        "output": {"sha256": digest.hexdigest(), "bytes": size, "log": log_rel},
+        "output": {"sha256": digest.hexdigest(), "bytes": size, "log": where.log_rel},
         "tests": tests,
         "tool": {"name": "receipt-hooks", "version": hooks.__version__},
     }
+    if stored.original:
+        receipt["argv_original"] = stored.original
+    if hidden:
+        receipt["hidden"] = [{"path": printable(h.path), "why": h.why}
+                             for h in hidden[:MAX_HIDDEN]]
     raw = (json.dumps(receipt, indent=2) + "\n").encode()
     errors = schemas.validate(schemas.RECEIPT, receipt)
     if errors:  # our own bug: say so, but still leave the evidence on disk
@@ -119,12 +125,64 @@ def run(
     else:
         schemas.remember_valid(model.memo_dir(paths),
                                schemas.digest_for(schemas.RECEIPT, raw))
-    atomic_write(receipt_path, raw)
+    atomic_write(where.receipt_path, raw)
     from hooks.receipt.keyed import keyed_path  # one receipt per command: see keyed.py
 
-    atomic_write(keyed_path(receipt_path, argv), raw)
-    warn(_summary(receipt, receipt_rel))
+    atomic_write(keyed_path(where.receipt_path, argv), raw)
+    warn(_summary(receipt, where.receipt_rel))
+    for note in stored.notes:
+        warn(f"receipt: note: {note}; argv_original holds the sha256 of the exact arguments")
+    if where.log_path is None:
+        warn(f"receipt: note: no log kept (--log {os.devnull}); the receipt holds the output's "
+             f"sha256 and size only")
+    _warn_hidden(hidden)
     return exit_code
+
+
+class _LogSink:
+    """The log, written to a temporary file beside it and moved into place when complete;
+    with no path (``--log /dev/null``) the output goes nowhere."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.temp: str | None = None
+        self.file: BinaryIO | None = None
+        if path is not None:
+            fd, self.temp = tempfile.mkstemp(prefix=".test-output.", dir=os.path.dirname(path))
+            self.file = os.fdopen(fd, "wb")
+
+    def write(self, chunk: bytes) -> None:
+        if self.file is not None:
+            self.file.write(chunk)
+
+    def close(self) -> None:
+        if self.file is not None and self.temp is not None and self.path is not None:
+            self.file.flush()
+            os.fsync(self.file.fileno())
+            self.file.close()
+            os.replace(self.temp, self.path)
+            self.temp = None
+
+    def discard(self) -> None:
+        """After an error: no half-written temporary file is left behind."""
+        if self.file is not None and not self.file.closed:
+            self.file.close()
+        if self.temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+
+
+def _warn_hidden(hidden: list[snapshot.Hidden]) -> None:
+    in_tree = [h for h in hidden if h.why in snapshot.IN_TREE]
+    if in_tree:
+        warn(f"receipt: warning: the index hides what the command saw on disk: "
+             f"{printable(snapshot.explain(in_tree))}; the receipt records the disk, so it "
+             f"vouches only for a commit that holds exactly that")
+    lost = [h for h in hidden if h.why in snapshot.NOT_IN_TREE]
+    if lost:
+        warn(f"receipt: warning: the command saw what no git tree can record: "
+             f"{printable(snapshot.explain(lost))}; receipt check will refuse this receipt "
+             f"until they are committed or removed")
 
 
 def _junit_counts(junit: str, parsed: dict[str, Any] | None) -> dict[str, Any] | None:

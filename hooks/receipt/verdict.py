@@ -72,6 +72,8 @@ def evaluate(
             f"the run changed the files it tested (tree {git.short(str(tree))} before, "
             f"{git.short(str(data.get('git_tree_after')))} after; {shown_path}): "
             f"commit what the run wrote or stop it writing tracked files, then run '{hint}'")
+    for kind, what, fix in hidden_problems(data, tree_differs=not tree_match.matches):
+        add(STALE, kind, f"{what} ({shown_path}): {fix}, then run '{hint}'")
     if policy.max_age_s is not None:
         finished = parse_utc(str(data.get("finished_utc")))
         age = ((now or dt.datetime.now(dt.timezone.utc)) - finished).total_seconds() \
@@ -123,3 +125,31 @@ def evaluate(
                 f"'{command}' runs only part of the suite ({', '.join(flags)}; {shown_path}): "
                 f"run the whole suite, or pass --allow-narrowing if that is the policy")
     return findings
+
+
+def hidden_problems(data: dict[str, Any], *, tree_differs: bool) -> list[tuple[str, str, str]]:
+    """(kind, what, fix) for the receipt's ``hidden`` paths: content no tree can record always
+    refuses; content the index hid explains a tree mismatch (the tree holds the disk's)."""
+    if not data.get("hidden"):
+        return []
+    from hooks.core import snapshot
+
+    entries = [snapshot.Hidden(str(h.get("path")), str(h.get("why")))
+               for h in data.get("hidden") or [] if isinstance(h, dict)]
+    problems = []
+    lost = [h for h in entries if h.why in snapshot.NOT_IN_TREE]
+    if lost:
+        problems.append((
+            "unrecordable",
+            f"the run saw changes no git tree can record: {snapshot.explain(lost)}",
+            "commit or stash the changes inside it (and commit a submodule's new commit "
+            "here), or remove the nested repository"))
+    masked = [h for h in entries if h.why in snapshot.IN_TREE]
+    if masked and tree_differs:
+        problems.append((
+            "hidden-by-index",
+            f"the run tested files as they were on disk, which the index hides from git "
+            f"status: {snapshot.explain(masked)}",
+            f"clear the flag ({'; '.join(dict.fromkeys(snapshot.UNFLAG[h.why] for h in masked))})"
+            f" and commit what was tested, or restore it"))
+    return problems

@@ -1,0 +1,230 @@
+"""The work tree as a git tree: what a command saw on disk, including what the index hides.
+
+``git add --all`` on a throwaway copy of the index gives the work tree's tree fast (files whose
+stat data is unchanged are not hashed again). But the index can hide what is on disk: entries
+marked ``assume-unchanged`` or ``skip-worktree`` are never looked at, a sparse checkout's
+excluded files are not on disk at all, and ``core.fileMode=false`` ignores the exec bit.
+
+The design: the snapshot describes what was on disk, never what the index claims. Flagged
+entries are re-registered in the copy without their flags, so git hashes their disk content (a
+file a sparse checkout left out becomes a deletion), and on POSIX the exec bit is read from disk
+whatever ``core.fileMode`` says. Such a tree matches only a commit that holds what was tested,
+so the check stays one tree comparison and no receipt vouches for content nobody ran. What a
+tree cannot hold (uncommitted changes inside a submodule, whose gitlink is only a commit id; a
+nested repository with no commit) is returned as ``Hidden`` entries: the receipt records them
+and the check refuses it, naming each. The paths the index hid are named too, so a person whose
+``git status`` is clean learns why the receipt's tree is not their commit's.
+
+Cost on the common path: one ``git ls-files -v -s`` (reads the index, not the disk). The rest
+runs only when there are flagged entries, gitlinks, or a tree that differs from the expected one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterable
+
+from hooks.core import git
+
+REGULAR_MODES = ("100644", "100755")
+# Why a path is listed. The first three are in the tree as they were on disk (the message
+# explains a tree mismatch); the last two are not in the tree at all (the receipt cannot vouch).
+IN_TREE = ("assume-unchanged", "skip-worktree", "exec-bit")
+NOT_IN_TREE = ("submodule", "nested-repository")
+EXPLAINED = {
+    "assume-unchanged": "marked assume-unchanged, and different on disk",
+    "skip-worktree": "marked skip-worktree (a sparse checkout does), and different or absent "
+                     "on disk",
+    "exec-bit": "exec bit differs on disk, which core.fileMode=false hides",
+    "submodule": "a submodule or nested repository with uncommitted changes in its work tree",
+    "nested-repository": "a nested git repository with no commit, which no tree can hold",
+}
+# How to clear each flag, for the messages.
+UNFLAG = {
+    "assume-unchanged": "git update-index --no-assume-unchanged PATH",
+    "skip-worktree": "git update-index --no-skip-worktree PATH, or git sparse-checkout disable",
+    "exec-bit": "git config core.fileMode true",
+}
+_NO_COMMIT = re.compile(r"^error: '(.+?)/?' does not have a commit checked out$", re.MULTILINE)
+
+
+class Hidden:
+    """A path whose content on disk the index (or git's tree format) does not show."""
+
+    __slots__ = ("path", "why")
+
+    def __init__(self, path: str, why: str) -> None:
+        self.path = path
+        self.why = why
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hidden) and (self.path, self.why) == (other.path, other.why)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.why))
+
+    def as_dict(self) -> dict[str, str]:
+        return {"path": self.path, "why": self.why}
+
+
+class Snapshot:
+    __slots__ = ("hidden", "tree")
+
+    def __init__(self, tree: str, hidden: list[Hidden]) -> None:
+        self.tree = tree
+        self.hidden = hidden
+
+
+# Records of `git ls-files -s -z` ("<mode> <id> <stage>\t<path>"); with -v each starts with a
+# tag letter: lower case for assume-unchanged, S for skip-worktree.
+_RECORD = re.compile(rb"(?:([A-Za-z]) )?([0-7]{6}) ([0-9a-f]+) 0\t(.*)", re.DOTALL)
+_FLAG_TAGS = (b"S", b"h", b"s")  # merged entries only: M and m are conflicts
+
+
+def _decode(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _parsed(records: Iterable[bytes]) -> dict[str, tuple[str, str, str]]:
+    """path -> (tag, mode, object id) of the merged entries among RECORDS."""
+    entries = {}
+    for record in records:
+        m = _RECORD.fullmatch(record)
+        if m:
+            entries[_decode(m[4])] = ((m[1] or b"H").decode(), m[2].decode(), m[3].decode())
+    return entries
+
+
+def _gitlinks(raw: bytes, records: list[bytes], tagged: bool) -> list[str]:
+    if b"160000 " not in raw:  # the common case: no submodule, one scan in C
+        return []
+    at = 2 if tagged else 0
+    return [_decode(r.partition(b"\t")[2]) for r in records if r[at:at + 7] == b"160000 "]
+
+
+def _literal(path: str, *magic: str) -> str:
+    return f":({','.join(('top', 'literal', *magic))}){path}"
+
+
+def _add_all(root: str, env: dict[str, str], config: list[str]) -> list[Hidden]:
+    """``git add --all`` into the copy; a nested repository with no commit is left out (git
+    cannot record one) and returned when it holds files."""
+    left_out: list[str] = []
+    while True:
+        try:
+            git.run(*config, "add", "--all", "--ignore-errors", "--", ":/",
+                    *(_literal(p, "exclude") for p in left_out), cwd=root, env=env)
+            break
+        except git.GitError as e:
+            found = [p for p in _NO_COMMIT.findall(e.stderr) if p not in left_out]
+            if not found:
+                raise
+            left_out += found
+    return [Hidden(p, "nested-repository") for p in left_out if _holds_files(os.path.join(root, p))]
+
+
+def _holds_files(directory: str) -> bool:
+    try:
+        return any(name != ".git" for name in os.listdir(directory))
+    except OSError:
+        return True
+
+
+def _dirty_gitlinks(root: str, env: dict[str, str], links: list[str]) -> list[Hidden]:
+    """Submodules (and nested repositories recorded as gitlinks) with changes in their own
+    work tree: the tree records only their commit."""
+    out = git.run("status", "--porcelain=v2", "-z", "--ignore-submodules=none", "--",
+                  *(_literal(p) for p in links), cwd=root, env=env)
+    hidden = []
+    records = iter(out.split(b"\0"))
+    for record in records:
+        kind = record[:2]
+        if kind not in (b"1 ", b"2 "):
+            continue
+        fields = record.decode("utf-8", "surrogateescape").split(" ", 9 if kind == b"2 " else 8)
+        if kind == b"2 ":
+            next(records, None)  # a rename's original path follows
+        sub = fields[2]
+        if sub.startswith("S") and (sub[2] == "M" or sub[3] == "U"):
+            hidden.append(Hidden(fields[-1], "submodule"))
+    return hidden
+
+
+def _file_mode_trusted(root: str) -> bool:
+    try:
+        return git.text("config", "--type=bool", "--get", "core.fileMode", cwd=root) != "false"
+    except git.GitError:  # unset: git's default is true
+        return True
+
+
+def _named(root: str, flagged: dict[str, tuple[str, str, str]], before: list[bytes],
+           after: list[bytes]) -> list[Hidden]:
+    """The paths whose disk state (now in AFTER) the real index (BEFORE) hid from git status."""
+    old, new = _parsed(before), _parsed(after)
+    hidden = [Hidden(path, "skip-worktree" if tag in "Ss" else "assume-unchanged")
+              for path, (tag, mode, oid) in flagged.items() if new.get(path, ())[1:] != (mode, oid)]
+    mode_only = [path for path, (_tag, mode, oid) in old.items()
+                 if path not in flagged and path in new and new[path][2] == oid
+                 and new[path][1] != mode and {new[path][1], mode} <= set(REGULAR_MODES)]
+    if mode_only and not _file_mode_trusted(root):
+        hidden += [Hidden(p, "exec-bit") for p in mode_only]
+    return hidden
+
+
+def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *,
+         expect: str | None = None) -> Snapshot:
+    """Tree id of the work tree as it is on disk: tracked files plus untracked, unignored ones.
+
+    Works on a throwaway copy of the real index, so the user's staging area is untouched.
+    ``leave_out`` are repo-relative paths (the receipt and its log) kept out of the tree whether
+    tracked or not; ``ignore`` are globs (the config's bookkeeping files) kept out the same way.
+    ``expect`` is the tree the caller expects (HEAD's): only when the snapshot
+    differs from it are the paths that explain the difference looked for.
+    """
+    temp_index = git.temp_index_path()
+    try:
+        real_index = git.real_index_path(root)
+        if os.path.exists(real_index):
+            # copy2 keeps the index's mtime: git's racy-entry check compares file mtimes with
+            # it, and a fresh mtime would make a same-size edit within the second look clean
+            shutil.copy2(real_index, temp_index)
+        env = git.env_with_index(temp_index)
+        listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
+        before = listing.split(b"\0")
+        flagged = _parsed(r for r in before if r[:1] in _FLAG_TAGS)
+        config = ["-c", "core.fileMode=true"] if os.name == "posix" else []
+        if flagged:
+            # Re-registered entries carry no flags and no stat data: git add hashes them from
+            # disk, and one missing from disk (a sparse checkout) is recorded as deleted.
+            config += ["-c", "core.sparseCheckout=false"]
+            git.run(*config, "update-index", "-z", "--index-info", cwd=root, env=env,
+                    stdin=b"".join(f"{mode} {oid} 0\t".encode()
+                                   + p.encode("utf-8", "surrogateescape") + b"\0"
+                                   for p, (_tag, mode, oid) in flagged.items()))
+        hidden = _add_all(root, env, config)
+        paths = [p for p in leave_out if p]
+        if paths:  # tracked or not, the receipt, log and ledger are never part of the tree
+            git.run("update-index", "--force-remove", "--", *paths, cwd=root, env=env)
+        git.remove_globs(ignore, cwd=root, env=env)
+        tree = git.text("write-tree", cwd=root, env=env)
+        links = _gitlinks(listing, before, tagged=True)
+        if tree != expect:
+            listing = git.run("ls-files", "-s", "-z", cwd=root, env=env)
+            after = listing.split(b"\0")
+            hidden += _named(root, flagged, before, after)
+            links += [p for p in _gitlinks(listing, after, tagged=False) if p not in links]
+        if links:
+            hidden += _dirty_gitlinks(root, env, links)
+        return Snapshot(tree, hidden)
+    finally:
+        if os.path.exists(temp_index):
+            os.unlink(temp_index)
+
+
+def explain(hidden: Iterable[Hidden], limit: int = 3) -> str:
+    """'a (marked assume-unchanged, ...); sub (...)', at most LIMIT paths and a count of more."""
+    items = list(hidden)
+    shown = "; ".join(f"{h.path} ({EXPLAINED.get(h.why, h.why)})" for h in items[:limit])
+    return shown + (f"; and {len(items) - limit} more" if len(items) > limit else "")
