@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from hooks.core import git
+from hooks.core import snapshot
 from hooks.core.cmdline import rerun_command
 from hooks.core.config import Config
 from hooks.receipt import model
@@ -107,7 +108,7 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
             commands = [model.rerun_hint(loaded.data)]
     if not commands:
         commands = [rerun_command(None)]
-    tree = git.snapshot_tree(root, leave_out, policy.ignore)
+    tree = snapshot.take(root, leave_out, policy.ignore).tree
     result = Coverage(tree, judged, commands, None)
     if not result.any_green:  # nothing green to compare with: what HEAD holds is the baseline
         head = git.head_commit(root)
