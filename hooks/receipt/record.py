@@ -59,7 +59,7 @@ def run(
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     log_fd, log_temp = tempfile.mkstemp(prefix=".test-output.", dir=os.path.dirname(log_path))
     digest = hashlib.sha256()
-    counter = TestCounter()
+    counter = TestCounter.for_command(argv)
     started = utc_now()
     t0 = time.monotonic()
     with os.fdopen(log_fd, "wb") as log, process.SignalForwarder() as forwarder:
