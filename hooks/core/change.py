@@ -29,7 +29,7 @@ class Change:
     """The change: its range (None for the staged change), the paths it touches, the lines.
 
     ``base`` is the commit the change is measured from: for a range, the merge base of its
-    ends (what ``A...B`` diffs against); ``git.EMPTY_TREE`` when the whole history is new.
+    ends (what ``A...B`` diffs against); ``git.empty_tree()`` when the whole history is new.
     """
 
     __slots__ = ("_diffs", "_old_rev", "base", "paths", "target")
@@ -56,8 +56,8 @@ class Change:
         if self._old_rev is None:
             if self.base is None or self.target is None:
                 self._old_rev = "HEAD"
-            elif self.base == git.EMPTY_TREE:
-                self._old_rev = git.EMPTY_TREE
+            elif self.base == git.empty_tree():
+                self._old_rev = self.base
             else:
                 self._old_rev = git.merge_base(self.base, self.target) or self.base
         return self._old_rev
@@ -76,7 +76,7 @@ class Change:
 
     def old_content(self, path: str) -> bytes | None:
         """PATH before the change; None where it did not exist."""
-        if self.old_rev == git.EMPTY_TREE:
+        if self.old_rev == git.empty_tree():
             return None
         return git.blob(f"{self.old_rev}:{path}")
 
@@ -116,7 +116,7 @@ def unpushed_range() -> tuple[str, str] | None:
     if not new:
         return None
     boundary = [line[1:] for line in lines if line.startswith("-")]
-    return (boundary[0] if boundary else git.EMPTY_TREE), target
+    return (boundary[0] if boundary else git.empty_tree()), target
 
 
 def enter_root() -> str:

@@ -53,7 +53,7 @@ def run(
     leave_out = [p for p in (receipt_rel, log_rel) if not os.path.isabs(p)]
     head = git.head_commit(root)
     tree = git.snapshot_tree(root, leave_out)
-    head_tree = git.tree_of(head, root) if head else git.EMPTY_TREE
+    head_tree = git.tree_of(head, root) if head else git.empty_tree(root)
     runtime = runtime_of(argv)
 
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
