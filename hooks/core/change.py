@@ -78,7 +78,7 @@ class Change:
 
     def old_content(self, path: str) -> bytes | None:
         """PATH before the change; None where it did not exist."""
-        if self.old_rev == git.empty_tree():
+        if self.is_range and self.old_rev == git.empty_tree():  # staged: no git call
             return None
         return git.blob(f"{self.old_rev}:{path}")
 

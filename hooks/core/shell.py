@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
 
@@ -41,10 +40,12 @@ HIDING: dict[str, tuple[str, str]] = {
 STOPPED_BY_ERREXIT = frozenset({";", "\n"})
 
 
-@dataclass(frozen=True)
 class ShellString:
-    commands: list[list[str]]  # each simple command's words
-    operators: list[str]  # the operators between them, and a leading "!" where one is
+    __slots__ = ("commands", "operators")
+
+    def __init__(self, commands: list[list[str]], operators: list[str]) -> None:
+        self.commands = commands  # each simple command's words
+        self.operators = operators  # the operators between them, and a leading "!"
 
 
 def _operators(token: str) -> list[str]:
