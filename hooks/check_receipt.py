@@ -21,6 +21,11 @@ from hooks.core.output import write
 from hooks.core.times import parse_age
 from hooks.receipt.model import DEFAULT_RECEIPT
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hooks.core.config import Config
+    from hooks.receipt.verdict import Policy
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--receipt", metavar="PATH",
@@ -31,15 +36,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--git-pre-push", action="store_true",
                         help="read the ref lines git gives a pre-push hook on stdin")
     parser.add_argument("--max-age", metavar="AGE", type=_age,
-                        help="refuse receipts older than AGE (e.g. 90m, 24h, 7d)")
+                        help="refuse receipts older than AGE (e.g. 90m, 24h, 7d; default: the "
+                             "config's max-age)")
     parser.add_argument("--require-command", metavar="REGEX", type=regex_argument,
                         help="the recorded command must match REGEX")
     parser.add_argument("--require-platform", metavar="REGEX", type=regex_argument,
-                        help="the recorded kernel (like `uname -srm`) must match REGEX")
+                        help="the recorded kernel (like `uname -srm`) must match REGEX "
+                             "(default: the config's require-platform)")
     parser.add_argument("--allow-narrowing", action="store_true",
                         help="accept runs narrowed with -k, --lf, --deselect, -t, -run, ...")
-    parser.add_argument("--require-tests", action="store_true",
-                        help="refuse a receipt whose output had no test counts receipt reads")
+    parser.add_argument("--require-tests", action=argparse.BooleanOptionalAction,
+                        help="refuse a receipt whose output had no test counts receipt reads "
+                             "(default: on when the repository has a config)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text for people (default) or json for machines")
 
@@ -71,21 +79,35 @@ def revisions(args: argparse.Namespace) -> list[str]:
     return ["HEAD"]
 
 
-def check(args: argparse.Namespace) -> int:
-    from hooks.receipt.check import check as check_revisions
+def policy_of(args: argparse.Namespace, policy_file: Config) -> Policy:
+    """The check's policy: options first, then the repository's config."""
     from hooks.receipt.verdict import Policy
 
-    policy = Policy(max_age_s=args.max_age,
-                    require_command=_compiled(args.require_command),
-                    require_platform=_compiled(args.require_platform),
-                    allow_narrowing=args.allow_narrowing,
-                    require_tests=args.require_tests)
-    result = check_revisions(revisions(args), args.receipt, policy)
+    max_age = args.max_age
+    if max_age is None and policy_file.get("max-age"):
+        max_age = parse_age(policy_file.get("max-age"))
+    platform = args.require_platform or policy_file.get("require-platform")
+    require_tests = (policy_file.require_tests if args.require_tests is None
+                     else args.require_tests)
+    return Policy(max_age_s=max_age, require_command=_compiled(args.require_command),
+                  require_platform=_compiled(platform), allow_narrowing=args.allow_narrowing,
+                  require_tests=require_tests)
+
+
+def check(args: argparse.Namespace) -> int:
+    from hooks.core import config
+    from hooks.core import git
+    from hooks.receipt.check import check as check_revisions
+
+    policy_file = config.for_repo(git.repo_paths())
+    result = check_revisions(revisions(args), args.receipt, policy_of(args, policy_file),
+                             policy_file)
     code = result.exit_code
     if code == 0 and args.format == "text":
         write(result.vouched() + "\n")
     print_findings(result.findings, fmt=args.format, exit_code=code,
-                   extra={"commits": result.commits, "receipt": result.shown})
+                   extra={"commits": result.commits, "receipt": result.shown,
+                          "overrides": result.notes})
     return code
 
 

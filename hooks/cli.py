@@ -30,8 +30,10 @@ def _own_parser(name: str) -> Callable[[Sequence[str]], int]:
 def build_parser() -> ArgumentParser:
     from hooks import check_receipt
     from hooks.commands import demo
+    from hooks.commands import init
     from hooks.commands import install_hook
     from hooks.commands import ledger
+    from hooks.commands import override
     from hooks.commands import show
 
     parser = ArgumentParser(prog="receipt", description=hooks.__doc__)
@@ -53,6 +55,14 @@ def build_parser() -> ArgumentParser:
                                                   "check")
     ledger.add_arguments(ledger_parser)
     ledger_parser.set_defaults(func=ledger.run)
+    init_parser = sub.add_parser("init", help="set this repository up: config, hooks, "
+                                              ".gitignore, pre-commit install")
+    init.add_arguments(init_parser)
+    init_parser.set_defaults(func=init.run)
+    override_parser = sub.add_parser("override", help="let a push through check-receipt, "
+                                                      "with a reason logged in the ledger")
+    override.add_arguments(override_parser)
+    override_parser.set_defaults(func=override.run)
     demo_parser = sub.add_parser("demo", help="show the whole flow in a throwaway repo, for real")
     demo_parser.add_argument("--keep", action="store_true",
                              help="keep the throwaway repo and print it")

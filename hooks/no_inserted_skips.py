@@ -30,15 +30,27 @@ def build_parser(prog: str) -> ArgumentParser:
     parser.add_argument("--to-ref", metavar="REV")
     parser.add_argument("--no-allow", action="store_true",
                         help="honour no 'receipt: allow' comments")
-    parser.add_argument("--ticket-pattern", type=regex_argument, default=DEFAULT_TICKET,
-                        metavar="REGEX", help="what an allowance's reason must contain")
-    parser.add_argument("--baseline", default=BASELINE, metavar="PATH",
-                        help=f"baseline for whole-file scans (default {BASELINE})")
+    parser.add_argument("--ticket-pattern", type=regex_argument, metavar="REGEX",
+                        help="what an allowance's reason must contain (default: the config's "
+                             "skips.ticket-pattern, else ABC-123, #123 or an issue URL)")
+    parser.add_argument("--baseline", metavar="PATH",
+                        help=f"baseline for whole-file scans (default: the config's "
+                             f"skips.baseline, else {BASELINE})")
     parser.add_argument("--write-baseline", action="store_true",
                         help="scan every tracked file and write the baseline")
     parser.add_argument("--list-rules", action="store_true", help="print every rule and exit")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     return parser
+
+
+def _apply_config(args: argparse.Namespace) -> set[str]:
+    """Fill what the command line left unset from the config; the rule ids turned off."""
+    from hooks.core import config
+
+    skips = config.for_repo(git.repo_paths()).section("skips")
+    args.ticket_pattern = args.ticket_pattern or skips.get("ticket-pattern", DEFAULT_TICKET)
+    args.baseline = args.baseline or skips.get("baseline", BASELINE)
+    return {rule for rule, on in skips.get("rules", {}).items() if not on}
 
 
 def run(argv: Sequence[str] | None, prog: str) -> int:
@@ -50,6 +62,7 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
 
     if args.list_rules:
         return list_rules()
+    off = _apply_config(args)
     if args.write_baseline:
         from hooks.skips.baseline import write_baseline
 
@@ -61,13 +74,14 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
         return 0
     found = change.detect(args.from_ref, args.to_ref)
     if found.is_empty:
-        return whole_file_mode(args, prog)
+        return whole_file_mode(args, prog, off)
     only = set(args.filenames) if args.filenames else None
-    return report(scan_change(found, only), allow=not args.no_allow,
-                  ticket=args.ticket_pattern, fmt=args.format, prog=prog)
+    results = [r for r in scan_change(found, only) if r[0].rule.id not in off]
+    return report(results, allow=not args.no_allow, ticket=args.ticket_pattern,
+                  fmt=args.format, prog=prog)
 
 
-def whole_file_mode(args: argparse.Namespace, prog: str) -> int:
+def whole_file_mode(args: argparse.Namespace, prog: str, off: set[str]) -> int:
     """Nothing staged and no refs: compare whole files with the committed baseline."""
     from hooks.skips.baseline import load_baseline
     from hooks.skips.baseline import not_in_baseline
@@ -84,8 +98,8 @@ def whole_file_mode(args: argparse.Namespace, prog: str) -> int:
               f"(pre-commit run --all-files, pre-commit.ci) against what exists today, run "
               f"'receipt skips --write-baseline' and commit {baseline_path}\n")
         return 0
-    fresh = not_in_baseline(scan_whole_files(args.filenames or git.tracked_files()),
-                            baseline)
+    fresh = [r for r in not_in_baseline(scan_whole_files(args.filenames or git.tracked_files()),
+                                         baseline) if r[0].rule.id not in off]
     return report(fresh, allow=not args.no_allow, ticket=args.ticket_pattern, fmt=args.format,
                   prog=prog)
 

@@ -4,6 +4,9 @@ A change that touches a path matching ``--paths`` (default ``^src/``) must add a
 hypothesis line to the ledger in the same change. Whatever paths changed, every added ledger
 line must validate and no earlier line may be edited, reordered or deleted. With nothing staged
 and no refs (``--all-files``, pre-commit.ci), the whole ledger is validated instead.
+
+The ledger core (and jsonschema) is imported only when the ledger or a path that needs a
+hypothesis changed: a typical commit costs one git call.
 """
 
 from __future__ import annotations
@@ -26,9 +29,11 @@ def build_parser() -> ArgumentParser:
     parser = ArgumentParser(prog="require-ledger-hypothesis",
                             description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--paths", action="append", metavar="REGEX", type=regex_argument,
-                        help=f"paths that need a hypothesis (repeatable; default {DEFAULT_PATHS})")
-    parser.add_argument("--ledger", default="assumption-ledger.jsonl", metavar="PATH",
-                        help="the ledger, relative to the repository root")
+                        help=f"paths that need a hypothesis (repeatable; default: the config's "
+                             f"hypothesis-paths, else {DEFAULT_PATHS})")
+    parser.add_argument("--ledger", metavar="PATH",
+                        help="the ledger, relative to the repository root (default: the "
+                             "config's ledger, else assumption-ledger.jsonl)")
     parser.add_argument("--from-ref", metavar="REV", help="check the range FROM...TO")
     parser.add_argument("--to-ref", metavar="REV")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -39,16 +44,21 @@ def build_parser() -> ArgumentParser:
 @guarded("require-ledger-hypothesis")
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from hooks.core import config
+    from hooks.core import git
+
     found = change.detect(args.from_ref, args.to_ref)
-    ledger = os.path.normpath(args.ledger).replace(os.sep, "/")
-    patterns = [re.compile(p) for p in args.paths or [DEFAULT_PATHS]]
+    policy = config.for_repo(git.repo_paths())
+    ledger = os.path.normpath(args.ledger or policy.ledger).replace(os.sep, "/")
+    patterns = [re.compile(p) for p in
+                args.paths or policy.get("hypothesis-paths") or [DEFAULT_PATHS]]
     if found.is_empty:
         from hooks.ledger.gate import check_whole_ledger
 
         findings = check_whole_ledger(ledger) if os.path.lexists(ledger) else []
     elif (ledger in found.paths or any(r.search(p) for p in found.paths for r in patterns)
           or found.differs_from_published(ledger)):
-        from hooks.ledger.gate import check_change  # only when the ledger or src/ is involved
+        from hooks.ledger.gate import check_change
 
         findings = check_change(found, ledger, patterns)
     else:

@@ -68,7 +68,7 @@ class Result:
 
 
 def run(argv: Sequence[str], cwd: Path | str, *, stdin: str | None = None,
-        env: dict[str, str] | None = None, timeout: float = 120) -> Result:
+        env: dict[str, str] | None = None, timeout: float | None = 600) -> Result:
     proc = subprocess.run(
         list(argv), cwd=cwd, input=(stdin or "").encode(), capture_output=True,
         env={**os.environ, **(env or {})}, timeout=timeout, check=False,
@@ -111,7 +111,7 @@ class Repo:
         return self.git("rev-parse", "HEAD")
 
     def run(self, *argv: str, stdin: str | None = None, env: dict[str, str] | None = None,
-            cwd: Path | None = None, timeout: float = 120) -> Result:
+            cwd: Path | None = None, timeout: float | None = 600) -> Result:
         return run(argv, cwd or self.path, stdin=stdin, env=env, timeout=timeout)
 
     def add_remote(self) -> Path:
@@ -136,8 +136,10 @@ FAILING_TEST = "import sys\nprint('=== 1 failed, 2 passed in 0.01s ===')\nsys.ex
 def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     """This package's source as a committed git repo: what a user's config points pre-commit at.
 
-    Pointing every test at one path and commit lets pre-commit build the hook's environment
-    once per session, with a plain (non-editable) pip install, as it does for users.
+    Every test points at this one path and commit, so pre-commit builds the hooks' environment
+    once per test run, with a plain (non-editable) pip install of the package, as it does for
+    users. It is built here, with no timeout (a busy machine may take minutes), so that no test
+    that merely runs a hook pays for the build or times out on it.
     """
     dest = tmp_path_factory.mktemp("hook-repo")
     listed = subprocess.run(
@@ -155,7 +157,16 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     git(dest, "init", "-q", "--template=")
     git(dest, "add", "-A")
     git(dest, "commit", "-q", "-m", "snapshot for tests")
-    return str(dest), git(dest, "rev-parse", "HEAD")
+    repo = (str(dest), git(dest, "rev-parse", "HEAD"))
+    user = tmp_path_factory.mktemp("env-builder")
+    git(user, "init", "-q", "--template=")
+    (user / ".pre-commit-config.yaml").write_text(precommit_config(repo, *MANIFEST_HOOKS))
+    built = run(["pre-commit", "install-hooks"], user, timeout=None)
+    assert built.code == 0, built.both
+    return repo
+
+
+MANIFEST_HOOKS = ("check-receipt", "no-inserted-skips", "require-ledger-hypothesis")
 
 
 def precommit_config(hook_repo: tuple[str, str], *hooks: str, args: Sequence[str] = ()) -> str:

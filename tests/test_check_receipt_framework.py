@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 from conftest import PASSING_TEST
@@ -23,7 +24,7 @@ def test_push_refused_then_accepted_through_pre_commit_install(
     project(repo, hook_repo)
     installed = repo.run("pre-commit", "install", "--hook-type", "pre-push")
     assert installed.code == 0, installed.both
-    refused = repo.run("git", "push", "origin", "main", timeout=600)
+    refused = repo.run("git", "push", "origin", "main")
     assert refused.code == 1, refused.both
     assert "check-receipt" in refused.both and "Failed" in refused.both
     assert "no receipt at artifacts/test-receipt.json" in refused.both
@@ -51,7 +52,7 @@ def test_pushing_a_branch_that_is_not_checked_out_checks_that_branch(
     refused = repo.run("git", "push", "origin", "feature")
     assert refused.code == 1
     feature = repo.git("rev-parse", "feature")
-    assert f"{feature[:7]}: no receipt for tree" in refused.both
+    assert f"stale: {feature[:7]} differs from the tested tree" in refused.both
     assert repo.run("git", "push", "origin", "main").code == 0
 
 
@@ -67,21 +68,24 @@ def test_pre_commit_run_with_refs_checks_the_to_ref(
     refused = repo.run("pre-commit", "run", "check-receipt", "--hook-stage", "pre-push",
                        "--from-ref", first, "--to-ref", second)
     assert refused.code == 1
-    assert f"{second[:7]}: no receipt for tree" in refused.both
+    assert f"stale: {second[:7]} differs from the tested tree" in refused.both
 
 
-def test_try_repo_runs_the_manifest_hook(repo: Repo, hook_repo: tuple[str, str]) -> None:
+def test_try_repo_runs_every_manifest_hook(repo: Repo, hook_repo: tuple[str, str]) -> None:
+    # try-repo builds a fresh hook environment each time: this is the suite's one use of it
     repo.write("t.py", PASSING_TEST)
-    repo.commit("tests")
+    repo.write("assumption-ledger.jsonl", "[1]\n")
+    repo.commit("tests, and a ledger line committed with --no-verify")
     path, rev = hook_repo
-    missing = repo.run("pre-commit", "try-repo", path, "check-receipt", "--ref", rev,
-                       "--hook-stage", "manual", "--all-files")
-    assert missing.code == 1
-    assert "no receipt at artifacts/test-receipt.json" in missing.both
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
-    ok = repo.run("pre-commit", "try-repo", path, "check-receipt", "--ref", rev,
-                  "--hook-stage", "manual", "--all-files")
-    assert ok.code == 0, ok.both
+    tried = repo.run("pre-commit", "try-repo", path, "--ref", rev, "--hook-stage", "manual",
+                     "--all-files", "--verbose")
+    assert tried.code == 1
+    assert re.search(r"^check-receipt\.+Failed$", tried.out, re.M), tried.out
+    assert "no receipt at artifacts/test-receipt.json" in tried.out
+    assert re.search(r"^require-ledger-hypothesis\.+Failed$", tried.out, re.M), tried.out
+    assert "assumption-ledger.jsonl:1: is a JSON list, not an object" in tried.out
+    assert re.search(r"^no-inserted-skips\.+Passed$", tried.out, re.M), tried.out
+    assert "receipt skips --write-baseline" in tried.out
 
 
 def test_plain_git_hook_checks_every_ref_in_one_push(repo: Repo) -> None:
@@ -102,9 +106,9 @@ def test_plain_git_hook_checks_every_ref_in_one_push(repo: Repo) -> None:
     repo.commit("untested too", y="2\n")
     refused = repo.run("git", "push", "origin", "main", "other")
     assert refused.code != 0
-    assert f"{other[:7]}: no receipt for tree" in refused.both
+    assert f"stale: {other[:7]} differs from the tested tree" in refused.both
     main = repo.git("rev-parse", "main")
-    assert f"{main[:7]}: no receipt for tree" in refused.both
+    assert f"stale: {main[:7]} differs from the tested tree" in refused.both
     remote_refs = repo.git("--git-dir", str(remote), "for-each-ref",
                            "--format=%(refname:short) %(objectname)")
     assert remote_refs.splitlines() == [f"main {pushed}", f"same-tree {pushed}"]

@@ -52,6 +52,17 @@ def events(repo: Repo) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+def details(repo: Repo, name: str = "") -> list[dict[str, Any]]:
+    """Step detail the fuse writes to its log (not the ledger): '=== step {json}' lines."""
+    found = []
+    for line in (repo.path / "artifacts/fuse.log").read_text().splitlines():
+        if line.startswith("=== ") and " {" in line:
+            kind, data = line[4:].split(" ", 1)
+            if not name or kind == name:
+                found.append({"detail": kind, **json.loads(data)})
+    return found
+
+
 def fuse(repo: Repo, *args: str, env: dict[str, str] | None = None, **kw: Any) -> Any:
     return repo.run("receipt", "fuse", *args, env=env, **kw)
 
@@ -82,10 +93,11 @@ def test_a_noisy_repeated_failure_blows_where_the_seeds_fuse_burns_every_step(
            "a row" in result.err
     assert 'receipt ledger add "<hypothesis>"' in result.err
     kinds = [e["event"] for e in events(repo)]
-    assert kinds == ["start", "step", "step", "fuse_warn", "step", "fuse_blown"]
+    assert kinds == ["start", "fuse_blown"]  # step detail stays in the fuse log
+    assert [d["detail"] for d in details(repo)] == ["step", "step", "fuse_warn", "step"]
     blown = events(repo)[-1]
     assert (blown["reason"], blown["step"], blown["occurrences"]) == ("repeated_error", 3, 3)
-    assert {e["fp_source"] for e in events(repo) if e["event"] == "step"} == {"failing_tests"}
+    assert {d["fp_source"] for d in details(repo, "step")} == {"failing_tests"}
     # the same eight outputs through the seed's logic: never the same twice, never blows
     outputs = [subprocess.run([PY, "noisy.py"], cwd=repo.path, capture_output=True, text=True,
                               check=False).stdout for _ in range(8)]
@@ -137,7 +149,7 @@ def test_a_missing_command_is_one_line_and_blows_when_repeated(repo: Repo) -> No
     assert result.code == 42
     assert result.err.count("receipt fuse: command not found: no-such-agent-cmd") == 2
     assert "Traceback" not in result.err
-    assert [e["exit_code"] for e in events(repo) if e["event"] == "step"] == [127, 127]
+    assert [d["exit_code"] for d in details(repo, "step")] == [127, 127]
 
 
 def test_environment_contract_fails_before_any_step(repo: Repo) -> None:
@@ -196,7 +208,7 @@ def test_step_timeout_ends_the_whole_process_group(repo: Repo, tmp_path: Path) -
     except ProcessLookupError:
         alive = False
     assert not alive, "the step's grandchild outlived the timeout"
-    assert [e["exit_code"] for e in events(repo) if e["event"] == "step"] == [124]
+    assert [d["exit_code"] for d in details(repo, "step")] == [124]
 
 
 def test_budget_stops_before_a_step_that_cannot_fit(repo: Repo) -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+from conftest import MANIFEST_HOOKS
 from conftest import SOURCE_ROOT
 from conftest import run
-
-MANIFEST_HOOKS = {"check-receipt", "no-inserted-skips", "require-ledger-hypothesis"}
 
 
 def test_manifest_is_valid_and_names_every_hook() -> None:
@@ -17,7 +17,7 @@ def test_manifest_is_valid_and_names_every_hook() -> None:
     ids = {line.split(":", 1)[1].strip() for line in
            (SOURCE_ROOT / ".pre-commit-hooks.yaml").read_text().splitlines()
            if line.startswith("- id:")}
-    assert ids == MANIFEST_HOOKS
+    assert ids == set(MANIFEST_HOOKS)
 
 
 def test_schemas_load_from_the_installed_package_not_this_checkout(tmp_path: Path) -> None:
@@ -39,3 +39,26 @@ def test_every_console_script_answers_help(tmp_path: Path) -> None:
         result = run([script, "--help"], tmp_path)
         assert result.code == 0, script
         assert result.out.startswith(f"usage: {script}")
+
+
+def test_pre_commit_installs_the_built_package_with_its_schemas(
+        hook_repo: tuple[str, str], tmp_path: Path) -> None:
+    # The hooks' environment pre-commit built for this run is a plain (non-editable) pip
+    # install of a wheel built from the committed source: what users get. Its schemas must
+    # come from inside it, whatever directory the hook runs in.
+    home = Path(os.environ["PRE_COMMIT_HOME"])
+    installed = list(home.glob("repo*/py_env-*/lib/python*/site-packages/hooks/__init__.py"))
+    assert len(installed) == 1, installed
+    site = installed[0].parents[1]
+    records = list(site.glob("receipt_hooks-*.dist-info/RECORD"))
+    assert len(records) == 1
+    assert "hooks/schema_files/receipt.schema.json" in records[0].read_text()
+    assert not list(site.glob("__editable__*receipt_hooks*"))
+    python = site.parents[2] / "bin" / "python"
+    script = ("import hooks; from hooks.core import schemas; print(hooks.__file__); "
+              "print(schemas.schema_bytes(schemas.RECEIPT).decode())")
+    result = run([str(python), "-I", "-c", script], tmp_path)
+    assert result.code == 0, result.err
+    location, schema = result.out.split("\n", 1)
+    assert location == str(site / "hooks" / "__init__.py")
+    assert schema == (SOURCE_ROOT / "schemas" / "receipt.schema.json").read_text() + "\n"

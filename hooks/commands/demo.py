@@ -1,8 +1,10 @@
-"""``receipt demo``: the whole flow, for real, in a throwaway repository.
+"""``receipt demo``: all three hooks, for real, in a throwaway repository.
 
-A repo with a bare remote, check-receipt installed by ``pre-commit install --hook-type
-pre-push``, then: a push refused for want of a receipt, ``receipt run`` on real tests, the push
-accepted, a later commit refused as stale. Every command and its real output is printed.
+A project with a bare remote and the three hooks installed by ``pre-commit install``, then:
+a ``src/`` change refused until a hypothesis is in the ledger, a push refused for want of a
+receipt, ``receipt run`` on real tests and the push accepted, a skipped test refused and then
+let through with a justified allowance (listed, not hidden), and the push of that untested
+commit refused as stale, naming what changed. Every command and its real output is printed.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ def mul(a, b):
 
 TESTS = '''import unittest
 
-from calc import add, mul
+from src.calc import add, mul
 
 
 class CalcTest(unittest.TestCase):
@@ -36,27 +38,34 @@ class CalcTest(unittest.TestCase):
 
     def test_mul(self):
         self.assertEqual(mul(2, 3), 6)
-
-
-if __name__ == "__main__":
-    unittest.main()
 '''
+
+SKIPPED = TESTS.replace("    def test_mul(self):", "    @unittest.skip(\"fails on CI\")\n"
+                                                   "    def test_mul(self):")
+ALLOWED = TESTS.replace("    def test_mul(self):",
+                        "    # receipt: allow SKP001 -- CALC-12 mul is rewritten in CALC-12\n"
+                        "    @unittest.skip(\"fails on CI\")\n    def test_mul(self):")
+
+# (hook id, console script, module, stages, extra keys): the demo runs the installed tool
+HOOKS = (
+    ("require-ledger-hypothesis", "require-ledger-hypothesis", "hooks.require_ledger_hypothesis",
+     "[pre-commit]", "pass_filenames: false\n        always_run: true"),
+    ("no-inserted-skips", "no-inserted-skips", "hooks.no_inserted_skips", "[pre-commit]",
+     "types: [text]\n        verbose: true"),
+    ("check-receipt", "check-receipt", "hooks.check_receipt", "[pre-push]",
+     "pass_filenames: false\n        always_run: true"),
+)
 
 
 def _config() -> str:
-    entry = shlex.join(own_command("check-receipt", "hooks.check_receipt"))
-    return f"""default_install_hook_types: [pre-commit, pre-push]
-repos:
-  - repo: local
-    hooks:
-      - id: check-receipt
-        name: check-receipt
-        entry: {entry}
-        language: system
-        stages: [pre-push]
-        pass_filenames: false
-        always_run: true
-"""
+    lines = ["default_install_hook_types: [pre-commit, pre-push]", "repos:", "  - repo: local",
+             "    hooks:"]
+    for hook_id, script, module, stages, extra in HOOKS:
+        entry = shlex.join(own_command(script, module))
+        lines += [f"      - id: {hook_id}", f"        name: {hook_id}",
+                  f"        entry: {entry}", "        language: system",
+                  f"        stages: {stages}", f"        {extra}"]
+    return "\n".join(lines) + "\n"
 
 
 class Demo:
@@ -87,7 +96,9 @@ class Demo:
         return proc.returncode
 
     def write(self, name: str, text: str) -> None:
-        with open(os.path.join(self.repo, name), "w", encoding="utf-8") as f:
+        path = os.path.join(self.repo, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
             f.write(text)
 
     def step(self, title: str) -> None:
@@ -96,38 +107,50 @@ class Demo:
     def run(self) -> int:
         py = sys.executable
         receipt = own_command("receipt", "hooks.cli")
-        self.step("a project with tests, a bare remote, and check-receipt as its pre-push hook")
+        unittest = [py, "-m", "unittest", "discover", "-v", "-s", "tests", "-t", "."]
+        self.step("a project with tests, a bare remote, and the three hooks installed")
         self.sh("git init --bare remote.git", ["git", "init", "-q", "--bare", self.remote],
                 cwd=os.path.dirname(self.repo))
         os.makedirs(self.repo)
         self.sh("git init -b main project", ["git", "init", "-q", "-b", "main", self.repo])
         self.sh("git remote add origin ../remote.git",
                 ["git", "remote", "add", "origin", self.remote])
-        self.write("calc.py", CALC)
-        self.write("test_calc.py", TESTS)
-        self.write(".gitignore", "artifacts/\n__pycache__/\n")
-        self.write(".pre-commit-config.yaml", _config())
+        for name, text in (("src/__init__.py", ""), ("src/calc.py", CALC),
+                           ("tests/__init__.py", ""), ("tests/test_calc.py", TESTS),
+                           (".gitignore", "artifacts/\n__pycache__/\n"),
+                           (".pre-commit-config.yaml", _config())):
+            self.write(name, text)
         shown = _config().rstrip().replace("\n", "\n  ")
         print(f"\n.pre-commit-config.yaml:\n  {shown}")
-        self.sh("pre-commit install --hook-type pre-push",
-                [py, "-m", "pre_commit", "install", "--hook-type", "pre-push"])
-        self.sh("git add -A && git commit -m 'calc with tests'", ["git", "add", "-A"], quiet=True)
-        self.sh("git commit -m 'calc with tests'", ["git", "commit", "-q", "-m", "calc with tests"])
+        self.sh("pre-commit install", [py, "-m", "pre_commit", "install"])
+        self.sh("git add -A", ["git", "add", "-A"])
 
-        self.step("1. push with no receipt: refused (exit 2, missing)")
+        self.step("1. commit src/ without saying what you believe: refused")
+        self.sh("git commit -m 'calc'", ["git", "commit", "-q", "-m", "calc"], expect=1)
+        self.sh('receipt ledger add "calc needs add and mul" --test "python -m unittest"',
+                [*receipt, "ledger", "add", "calc needs add and mul", "--test",
+                 "python -m unittest"], quiet=True)
+        self.sh("git add assumption-ledger.jsonl", ["git", "add", "assumption-ledger.jsonl"])
+        self.sh("git commit -m 'calc'", ["git", "commit", "-q", "-m", "calc"])
+
+        self.step("2. push with no receipt: refused (exit 2, missing)")
         self.sh("git push origin main", ["git", "push", "-q", "origin", "main"], expect=1)
 
-        self.step("2. run the tests through receipt run: the receipt records what really ran")
-        self.sh("receipt run -- python -m unittest -v",
-                [*receipt, "run", "--", py, "-m", "unittest", "-v"])
-        self.sh("receipt show", [*receipt, "show"])
-
-        self.step("3. push again: accepted, the receipt is for this exact tree")
+        self.step("3. run the tests through receipt run, then push: accepted for this tree")
+        self.sh("receipt run -- python -m unittest discover -v -s tests -t .",
+                [*receipt, "run", "--", *unittest])
         self.sh("git push origin main", ["git", "push", "-q", "origin", "main"])
 
-        self.step("4. change the code and commit without running the tests: refused as stale")
-        self.write("calc.py", CALC.replace("return a * b", "return a * b + 0"))
-        self.sh("git commit -am 'tweak mul'", ["git", "commit", "-q", "-am", "tweak mul"])
+        self.step("4. skip a failing test instead of fixing it: refused")
+        self.write("tests/test_calc.py", SKIPPED)
+        self.sh("git commit -am 'skip mul'", ["git", "commit", "-q", "-am", "skip mul"],
+                expect=1)
+        self.step("5. or justify it with a ticket: let through, and listed for everyone to see")
+        self.write("tests/test_calc.py", ALLOWED)
+        self.sh("git commit -am 'skip mul until CALC-12'",
+                ["git", "commit", "-q", "-am", "skip mul until CALC-12"])
+
+        self.step("6. push that commit without running the tests: refused as stale")
         self.sh("git push origin main", ["git", "push", "-q", "origin", "main"], expect=1)
         self.sh("receipt check", [*receipt, "check"], expect=3)
 
@@ -136,8 +159,9 @@ class Demo:
             for failure in self.failures:
                 print(f"receipt demo: unexpected: {failure}")
             return 1
-        print("receipt demo: every step behaved as described: no receipt, no push; a receipt "
-              "vouches for one tree and no other.")
+        print("receipt demo: every step behaved as described: no hypothesis, no src/ commit; "
+              "no receipt, no push; a receipt vouches for one tree and no other; a skip needs "
+              "a ticket and is shown.")
         return 0
 
 
@@ -146,7 +170,7 @@ def main(*, keep: bool = False) -> int:
         import pre_commit  # noqa: F401
     except ImportError:
         print("receipt demo: the demo installs the hook with pre-commit, which is not installed "
-              "here: pip install pre-commit (or pip install 'receipt-hooks[test]')")
+              "here: pip install 'receipt-hooks[demo]'")
         return 1
     workdir = tempfile.mkdtemp(prefix="receipt-demo-")
     try:

@@ -13,6 +13,7 @@ import os
 from collections.abc import Callable
 from collections.abc import Sequence
 
+from hooks.core import config as repo_config
 from hooks.core import git
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import split_at_dashdash
@@ -56,6 +57,8 @@ def build_parser() -> ArgumentParser:
         help="refuse to start (exit 43) unless NAME is set and not blank (repeatable)")
     add("--once", action="store_true", help="run one step; remember the history in --state")
     add("--reset", action="store_true", help="forget the --once history (records fuse_reset)")
+    add("--override", metavar="REASON",
+        help="go past the config's fuse caps; the reason is logged in the ledger")
     return parser
 
 
@@ -89,8 +92,42 @@ def _from_seed_variables(args: argparse.Namespace, parser: ArgumentParser) -> No
                     parser.error(f"{variable}: {e}")
             else:
                 setattr(args, option, value)
-    args.max_steps = args.max_steps or 8
-    args.repeat_limit = args.repeat_limit or 3
+
+
+
+# cap key in [fuse] of the config -> (option attribute, the fuse's own default)
+CAPS = {"max-steps": ("max_steps", 8), "repeat-limit": ("repeat_limit", 3),
+        "budget": ("budget", None)}
+
+
+def apply_caps(args: argparse.Namespace, policy: repo_config.Config, root: str) -> None:
+    """The committed caps: unset values take them, values past them need --override."""
+    from hooks.core.errors import UserError
+    from hooks.receipt.overrides import record
+
+    fuse = policy.section("fuse")
+    past: list[str] = []
+    for key, (attribute, default) in CAPS.items():
+        cap = fuse.get(key)
+        value = getattr(args, attribute)
+        if value is None:
+            value = default if cap is None or (default is not None and default <= cap) else cap
+            setattr(args, attribute, value)
+        elif cap is not None and value > cap:
+            past.append(f"--{key} {value:g} (cap {cap:g})")
+    args.require_env = [*args.require_env, *fuse.get("require-env", [])]
+    args.unset = [*args.unset, *fuse.get("unset", [])]
+    if not past:
+        return
+    where = policy.where("fuse")
+    if args.override is None or not args.override.strip():
+        raise UserError(f"receipt fuse: {', '.join(past)} goes past the cap committed in "
+                        f"{where}: stay within it, or pass --override \"REASON\" (logged in the "
+                        f"ledger)")
+    ledger = args.ledger or os.path.join(root, policy.ledger)
+    entry = record(ledger, f"fuse {', '.join(past)}", args.override, root)
+    warn(f"receipt fuse: {', '.join(past)} past the cap in {where}: overridden by "
+         f"{entry['who']} because {args.override} (logged in {os.path.relpath(ledger)})")
 
 
 def main(argv: Sequence[str]) -> int:
@@ -103,6 +140,10 @@ def main(argv: Sequence[str]) -> int:
     if not command and not args.reset:
         parser.error("no command: give one after '--', or set AGENT_CMD")
     paths = git.repo_paths()
+    policy = repo_config.for_repo(paths)
+    apply_caps(args, policy, paths.root)
+    if args.ledger is None:
+        args.ledger = os.path.join(paths.root, policy.ledger)
     config = Config(args, command or ["true"], shell and bool(command), paths.root,
                     paths.common_dir)
     if args.reset:

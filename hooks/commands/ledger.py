@@ -42,9 +42,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def ledger_path(given: str | None) -> tuple[str, str]:
     """(path to open, path to show): as given, else the default at the repository root."""
+    from hooks.core import config
+
     if given:
         return given, given
-    path = os.path.join(git.repo_paths().root, store.DEFAULT_LEDGER)
+    paths = git.repo_paths()
+    path = os.path.join(paths.root, config.for_repo(paths).ledger)
     return path, os.path.relpath(path)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 
 from hooks.core import shell
@@ -10,7 +11,8 @@ from hooks.core.cmdline import split_at_dashdash
 from hooks.core.errors import UserError
 
 USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] -- CMD [ARG ...]\n"
-         "       receipt run [options] 'CMD STRING RUN BY /bin/sh'")
+         "       receipt run [options] 'CMD STRING RUN BY /bin/sh'\n"
+         "       receipt run [options]   (runs the config's test-command)")
 
 
 def main(argv: Sequence[str]) -> int:
@@ -29,10 +31,9 @@ def main(argv: Sequence[str]) -> int:
     if shell_form:
         parser.add_argument("command_string", nargs="?", metavar="'CMD STRING'")
     args = parser.parse_args(options)
+    if shell_form and not args.command_string:
+        return run_suite(args, parser)
     if shell_form:
-        if not args.command_string:
-            parser.error("no command given: use 'receipt run -- CMD ARGS' or "
-                         "'receipt run \"CMD STRING\"'")
         command = [args.command_string]
     elif not command:
         parser.error("no command after '--'")
@@ -56,3 +57,24 @@ def refuse_hidden_failures(command: Sequence[str], shell_form: bool) -> None:
         why, fix = found
         shown = text.replace("\n", "\\n")
         raise UserError(f"receipt run: '{shown}' can hide a failing command ({why}): {fix}")
+
+
+def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
+    """No command: run the config's test-command, each of its commands in turn."""
+    from hooks.core import config
+    from hooks.core import git
+    from hooks.receipt.keyed import configured_argv
+    from hooks.receipt.record import run
+
+    suite = config.for_repo(git.repo_paths()).test_commands
+    if not suite:
+        parser.error("no command given and no test-command in the config: use 'receipt run "
+                     "-- CMD ARGS', or 'receipt init' to write a config that names the suite")
+    first_failure = 0
+    for command in suite:
+        argv = configured_argv(command)
+        refuse_hidden_failures(argv, False)  # a configured 'a; b' hides a failure as well
+        code = run(argv, shell=False, receipt_arg=args.receipt, log_arg=args.log,
+                   junit=args.junit)
+        first_failure = first_failure or code
+    return first_failure

@@ -10,7 +10,11 @@ from hooks.receipt.verdict import Policy
 
 def show(receipt_arg: str | None) -> int:
     """Print the receipt, then the check's verdict for HEAD; exits with the check's code."""
-    result = check(["HEAD"], receipt_arg, Policy())
+    from hooks.core import config
+    from hooks.core import git
+
+    policy_file = config.for_repo(git.repo_paths())
+    result = check(["HEAD"], receipt_arg, Policy(), policy_file)
     loaded = result.receipt
     data = loaded.data if loaded else None
     if data is not None and loaded is not None and not loaded.findings:

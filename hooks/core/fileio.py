@@ -1,4 +1,7 @@
-"""Bounded reads and atomic writes: nothing a user wrote is torn or lost."""
+"""Bounded reads and atomic writes: nothing a user wrote is torn or lost.
+
+``tempfile`` is imported by the writers only: a hook's read path stays light.
+"""
 
 from __future__ import annotations
 
@@ -55,7 +58,7 @@ def read_bounded(path: str, limit: int) -> bytes:
 
 def atomic_write(path: str, data: bytes) -> None:
     """Write DATA to PATH so readers see the old file or the new one, never a part."""
-    import tempfile  # writers only: the read path of a hook stays light
+    import tempfile
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=directory)

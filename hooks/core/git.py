@@ -3,6 +3,8 @@
 Every call goes through ``run()`` below, as the git command line: it is what the user's repo
 already trusts, it understands worktrees, submodules and shallow clones, and it starts in a few
 milliseconds where importing a git library costs more than the whole hook should.
+
+Modules only the snapshot paths need are imported there.
 """
 
 from __future__ import annotations
@@ -76,7 +78,16 @@ class RepoPaths:
 
 
 def repo_paths(cwd: str | None = None) -> RepoPaths:
-    """The work tree root, this worktree's git dir and the shared git dir, in one git call."""
+    """The work tree root, this worktree's git dir and the shared git dir, in one git call.
+
+    Remembered per directory: a hook asks for them in several places, the answer cannot move.
+    """
+    where = os.path.abspath(cwd or os.getcwd())
+    return _repo_paths(where, tuple(os.environ.get(v) for v in _REPO_LOCATION_VARS))
+
+
+@functools.lru_cache(maxsize=8)
+def _repo_paths(cwd: str, _location_vars: tuple[str | None, ...]) -> RepoPaths:
     out = text(
         "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", cwd=cwd
     ).splitlines()
@@ -84,7 +95,7 @@ def repo_paths(cwd: str | None = None) -> RepoPaths:
         raise NotAGitRepository("not inside a git work tree")
     root, git_dir, common = out[0], out[1], out[2]
     if not os.path.isabs(common):
-        common = os.path.normpath(os.path.join(cwd or os.getcwd(), common))
+        common = os.path.normpath(os.path.join(cwd, common))
     return RepoPaths(root=root, git_dir=git_dir, common_dir=common)
 
 
@@ -124,7 +135,7 @@ def head_commit(cwd: str | None = None) -> str | None:
 
 def _temp_index_path() -> str:
     """A path for a throwaway index: git will create it (it refuses an empty file)."""
-    import tempfile  # only the snapshot paths need it
+    import tempfile
 
     fd, path = tempfile.mkstemp(prefix="receipt-index-")
     os.close(fd)
@@ -145,12 +156,18 @@ def _real_index_path(root: str) -> str:
     return path if os.path.isabs(path) else os.path.join(root, path)
 
 
-def snapshot_tree(root: str, leave_out: Iterable[str] = ()) -> str:
+def glob_pathspecs(globs: Iterable[str]) -> list[str]:
+    """Config globs as git pathspecs from the root: ``*`` stays in a directory, ``**`` spans."""
+    return [f":(top,glob){g}" for g in globs if g]
+
+
+def snapshot_tree(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = ()) -> str:
     """Tree id of the work tree as it is now: tracked files plus untracked, unignored ones.
 
     Works on a throwaway copy of the real index, so the user's staging area is untouched and
     files whose stat data is unchanged are not hashed again. ``leave_out`` are repo-relative
-    paths (the receipt and its log) kept out of the tree whether tracked or not.
+    paths (the receipt and its log) kept out of the tree whether tracked or not; ``ignore``
+    are globs (the config's bookkeeping files) kept out the same way.
     """
     import shutil
 
@@ -166,23 +183,50 @@ def snapshot_tree(root: str, leave_out: Iterable[str] = ()) -> str:
         run("add", "--all", "--ignore-errors", "--", ":/", cwd=root, env=env)
         if paths:  # tracked or not, the receipt, log and ledger are never part of the tree
             run("update-index", "--force-remove", "--", *paths, cwd=root, env=env)
+        _remove_globs(ignore, cwd=root, env=env)
         return text("write-tree", cwd=root, env=env)
     finally:
         if os.path.exists(temp_index):
             os.unlink(temp_index)
 
 
-def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None) -> str:
-    """Tree id of COMMIT with PATHS removed: compares fairly when a receipt was committed."""
+def _remove_globs(globs: Iterable[str], cwd: str | None, env: Mapping[str, str]) -> None:
+    specs = glob_pathspecs(globs)
+    if specs:
+        run("rm", "--cached", "-r", "-f", "--quiet", "--ignore-unmatch", "--", *specs,
+            cwd=cwd, env=env)
+
+
+def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None,
+                 ignore: Iterable[str] = ()) -> str:
+    """Tree id of COMMIT with PATHS and the IGNORE globs removed: what a receipt vouches for."""
     temp_index = _temp_index_path()
     try:
         env = _env_with_index(temp_index)
         run("read-tree", commit, cwd=cwd, env=env)
-        run("rm", "--cached", "--quiet", "--ignore-unmatch", "-r", "--", *paths, cwd=cwd, env=env)
+        literal = [p for p in paths if p]
+        if literal:
+            run("rm", "--cached", "-f", "--quiet", "--ignore-unmatch", "-r", "--", *literal,
+                cwd=cwd, env=env)
+        _remove_globs(ignore, cwd=cwd, env=env)
         return text("write-tree", cwd=cwd, env=env)
     finally:
         if os.path.exists(temp_index):
             os.unlink(temp_index)
+
+
+def has_object(object_id: str, cwd: str | None = None) -> bool:
+    proc = subprocess.run(("git", "cat-file", "-e", object_id), cwd=cwd,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return proc.returncode == 0
+
+
+def tree_changes(old: str, new: str, cwd: str | None = None) -> list[tuple[str, str]]:
+    """(status letter, path) for each file that differs between two trees, A/M/D/T."""
+    out = run("diff-tree", "-r", "-z", "--no-renames", "--name-status", old, new, "--",
+              cwd=cwd).split(b"\0")
+    fields = [f.decode("utf-8", "surrogateescape") for f in out if f]
+    return list(zip(fields[0::2], fields[1::2]))
 
 
 def paths_in_commit(commit: str, paths: Iterable[str], cwd: str | None = None) -> list[str]:

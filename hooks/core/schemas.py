@@ -8,7 +8,6 @@ and the document: the same bytes against the same schema always give the same an
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
 
 RECEIPT = "receipt.schema.json"
 LEDGER_ENTRY = "ledger-entry.schema.json"
+CONFIG = "config.schema.json"
 
 _MAX_ERRORS = 20
 
@@ -25,7 +25,7 @@ _MAX_ERRORS = 20
 @functools.cache
 def schema_bytes(name: str) -> bytes:
     """The schema file as shipped in the installed package (never this checkout's copy)."""
-    from importlib import resources  # ~30 ms: only paths that really validate pay it
+    from importlib import resources
 
     return resources.files("hooks.schema_files").joinpath(name).read_bytes()
 
@@ -50,7 +50,7 @@ def schema_identity(name: str) -> bytes:
 
 @functools.cache
 def _validator(name: str) -> Any:
-    import jsonschema  # only the paths that validate pay for this import
+    import jsonschema
 
     schema = json.loads(schema_bytes(name))
     cls = jsonschema.validators.validator_for(schema)
@@ -83,6 +83,30 @@ def validate(name: str, instance: object) -> list[str]:
     except RecursionError:
         return ["(document): nested too deeply to validate"]
     return [f"{pointer(e.absolute_path)}: {_message(e)}" for e in errors[:_MAX_ERRORS]]
+
+
+def located_errors(name: str, instance: object) -> list[tuple[list[str | int], str]]:
+    """Schema errors as (path of keys, message), for documents whose lines are found by key.
+
+    An unknown key is reported at its own path ("unknown key"), not at the object holding it.
+    """
+    found: list[tuple[list[str | int], str]] = []
+    try:
+        errors = list(_validator(name).iter_errors(instance))
+    except RecursionError:
+        return [([], "nested too deeply to validate")]
+    for e in errors:
+        path = list(e.absolute_path)
+        if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+            known = e.schema.get("properties", {}) if isinstance(e.schema, dict) else {}
+            found += [([*path, key], "unknown key") for key in e.instance if key not in known]
+        elif "propertyNames" in e.schema_path:
+            found.append((path, f"{e.instance!r} is not a valid key here"))
+        else:
+            found.append((path, _message(e)))
+    # an unknown key first: a misspelt key explains the "required" error beside it
+    return sorted(found, key=lambda f: (f[1] != "unknown key", [str(p) for p in f[0]])
+                  )[:_MAX_ERRORS]
 
 
 @functools.cache
@@ -139,4 +163,6 @@ def remember_valid(memo_dir: str, digest: str) -> None:
 
 def digest_for(name: str, raw: bytes) -> str:
     """Memo key: this schema (as installed) and these exact document bytes."""
+    import hashlib  # loading OpenSSL costs ~4 ms: only the paths that remember pay it
+
     return hashlib.sha256(schema_identity(name) + b"\0" + raw).hexdigest()

@@ -62,6 +62,7 @@ class Fuse:
         self.interrupted = False
         self.last_exit_code = 0
         self.last_timed_out_on_budget = False
+        self.log: LineRedactingLog | None = None
 
     # -- ledger and messages
     def event(self, name: str, **fields: object) -> None:
@@ -75,6 +76,15 @@ class Fuse:
             store.append(self.config.ledger, [entry])
         except store.LedgerError as e:
             warn(f"receipt fuse: warning: event not recorded: {e}")
+
+    def detail(self, name: str, **fields: object) -> None:
+        """Step detail goes to the fuse log, not the tracked ledger: the ledger keeps the
+        start, green and blown lines a reader needs, not every attempt."""
+        if self.log is not None:
+            import json
+
+            self.log.note(f"=== {name} " + json.dumps({"ts": utc_now(), **fields},
+                                                      sort_keys=True))
 
     def say(self, text: str) -> None:
         warn(f"receipt fuse: {text}")
@@ -117,7 +127,7 @@ class Fuse:
         green = outcome.exit_code == 0 and not self.interrupted
         fp = builder.result(outcome.exit_code)
         tree = self.tree()
-        self.event("step", step=number, exit_code=outcome.exit_code, duration_s=duration,
+        self.detail("step", step=number, exit_code=outcome.exit_code, duration_s=duration,
                    fp=None if green else fp.strict, fp_source="none" if green else fp.source,
                    tree=tree, output_bytes=outcome.output_bytes)
         self.last_exit_code = outcome.exit_code
@@ -164,7 +174,7 @@ class Fuse:
                              verdict.occurrences)
         if verdict:
             self.say(f"warning: {verdict.text}")
-            self.event("fuse_warn", reason=verdict.reason, step=self.steps_done, fp=step.strict,
+            self.detail("fuse_warn", reason=verdict.reason, step=self.steps_done, fp=step.strict,
                        occurrences=verdict.occurrences, message=verdict.text)
         return None
 
@@ -183,7 +193,7 @@ class Fuse:
     def loop(self) -> int:
         self.event("start", cmd=self.env.redact(self.config.command_text),
                    config=self.config.as_event())
-        log = LineRedactingLog(self.config.log, self.env, truncate=True)
+        log = self.log = LineRedactingLog(self.config.log, self.env, truncate=True)
         try:
             with process.SignalForwarder() as forwarder:
                 while self.steps_done < self.config.max_steps:
@@ -201,6 +211,7 @@ class Fuse:
             return self.blow("max_steps", f"{self.config.max_steps} steps without a green run")
         finally:
             log.close()
+            self.log = None
 
     # -- one step per call
     def once(self) -> int:
@@ -219,16 +230,18 @@ class Fuse:
             return self.blow("budget", f"the next step would not fit in --budget "
                                        f"{self.config.budget:g}s (receipt fuse --reset starts "
                                        f"over)")
-        log = LineRedactingLog(self.config.log, self.env, truncate=False)
+        log = self.log = LineRedactingLog(self.config.log, self.env, truncate=False)
         try:
             with process.SignalForwarder() as forwarder:
                 step = self.run_step(log, forwarder)
+            if step is not None:
+                code = self.after_failure(step)
         finally:
             log.close()
+            self.log = None
         if step is None:
             clear_state(self.config.state)
             return self.green()
-        code = self.after_failure(step)
         save_state(self.config.state, {
             "version": STATE_VERSION, "steps": self.steps_done, "started": self.started_wall,
             "durations": self.durations, "history": [s.as_dict() for s in self.history[-12:]],

@@ -9,6 +9,8 @@ import os
 from collections.abc import Sequence
 
 from hooks.core import git
+from hooks.core.config import NO_CONFIG
+from hooks.core.config import Config
 from hooks.core.output import Finding
 from hooks.receipt import model
 from hooks.receipt.load import LoadedReceipt
@@ -16,9 +18,13 @@ from hooks.receipt.load import load
 from hooks.receipt.verdict import Policy
 from hooks.receipt.verdict import evaluate
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hooks.receipt.suite import Need
+
 
 class CheckResult:
-    __slots__ = ("commits", "findings", "receipt", "shown")
+    __slots__ = ("commands", "commits", "findings", "notes", "receipt", "shown")
 
     def __init__(self, commits: list[str], findings: list[Finding], shown: str,
                  receipt: LoadedReceipt | None) -> None:
@@ -26,6 +32,8 @@ class CheckResult:
         self.findings = findings
         self.shown = shown  # the receipt's path as the user names it
         self.receipt = receipt
+        self.commands: list[str] = []  # what the receipts that vouch ran
+        self.notes: list[str] = []  # overrides honoured: said every time, never silent
 
     @property
     def exit_code(self) -> int:
@@ -35,10 +43,13 @@ class CheckResult:
 
     def vouched(self) -> str:
         """The line that says the check passed."""
+        if self.notes and not self.commands:
+            return "\n".join(self.notes)
         data = self.receipt.data if self.receipt else None
+        commands = self.commands or [str(data.get("command")) if data else ""]
         ok = ", ".join(git.short(c) for c in self.commits)
-        return (f"check-receipt: {ok}: {self.shown} vouches for this tree "
-                f"({data.get('command') if data else ''})")
+        return "\n".join([f"check-receipt: {ok}: {self.shown} vouches for this tree "
+                          f"({', '.join(dict.fromkeys(commands))})", *self.notes])
 
 
 def commits_from_pre_push_stdin(data: str) -> list[str]:
@@ -67,34 +78,92 @@ def resolve(revs: Sequence[str], root: str) -> tuple[list[str], list[Finding]]:
     return commits, problems
 
 
-def check(revs: Sequence[str], receipt: str | None, policy: Policy) -> CheckResult:
+def check(revs: Sequence[str], receipt: str | None, policy: Policy,
+          policy_file: Config = NO_CONFIG) -> CheckResult:
     paths = git.repo_paths()
     commits, findings = resolve(revs, paths.root)
     receipt_path, _ = model.resolve_paths(paths.root, receipt, None)
     shown = model.repo_relative(paths.root, receipt_path)
-    loaded: LoadedReceipt | None = None
+    memo = model.memo_dir(paths)
+    if not commits:
+        return CheckResult(commits, findings, shown, None)
+    loaded = load(receipt_path, shown, memo)
+    result = CheckResult(commits, findings, shown, loaded)
+    judge = _Judge(paths.root, receipt_path, memo, policy, policy_file, result)
     for commit in commits:
+        found = judge.commit(commit, loaded)
+        if found:
+            from hooks.receipt.overrides import override_for
+
+            override = override_for(commit, paths.root, policy_file)
+            if override is not None:
+                result.notes.append(override)
+                continue
+        findings += found
+    return result
+
+
+class _Judge:
+    """Every finding for one commit: the last-run receipt, or each receipt the policy needs."""
+
+    def __init__(self, root: str, receipt_path: str, memo: str, policy: Policy,
+                 policy_file: Config, result: CheckResult) -> None:
+        self.root = root
+        self.receipt_path = receipt_path
+        self.memo = memo
+        self.policy = policy
+        self.policy_file = policy_file
+        self.result = result
+
+    def commit(self, commit: str, loaded: LoadedReceipt) -> list[Finding]:
+        if not (self.policy_file.test_commands or self.policy_file.routes):
+            return self.receipt(commit, loaded, self.result.shown)
+        from hooks.receipt import suite
+
+        found: list[Finding] = []
+        for need in suite.needs(self.policy_file, commit, self.root):
+            found += self.need(commit, need, loaded)
+        return found
+
+    def need(self, commit: str, need: Need, loaded: LoadedReceipt) -> list[Finding]:
+        from hooks.core.cmdline import rerun_command
+        from hooks.receipt import keyed
+
+        argv = keyed.configured_argv(need.command)
+        recorded = loaded.data.get("argv") if loaded.data is not None else None
+        last_run_is_it = isinstance(recorded, list) and keyed.same_command(
+            [str(a) for a in recorded], need.command)
+        if last_run_is_it:
+            return self.receipt(commit, loaded, self.result.shown, narrowing_ok=True)
+        run = "receipt run" if need.route is None else rerun_command(argv)
+        wrong = [] if loaded.data is None else [Finding(
+            f"wrong trial: {git.short(commit)}: the receipt ran '{loaded.data.get('command')}', "
+            f"{need.why()}: run '{run}', then push again", model.OFF_POLICY, "wrong-trial",
+            commit=commit)]
+        path = keyed.keyed_path(self.receipt_path, argv)
+        if os.path.isfile(path):  # an earlier run of the command: it may still vouch
+            shown = model.repo_relative(self.root, path)
+            found = self.receipt(commit, load(path, shown, self.memo), shown, narrowing_ok=True)
+            return found + wrong if found else []
+        return wrong or self.receipt(commit, loaded, self.result.shown)
+
+    def receipt(self, commit: str, loaded: LoadedReceipt, shown: str,
+                narrowing_ok: bool = False) -> list[Finding]:
+        from hooks.receipt.staleness import compare
+
         label = git.short(commit)
-        if loaded is None:
-            loaded = load(receipt_path, shown, model.memo_dir(paths))
         if loaded.data is None or loaded.findings:
-            findings += [Finding(f"{label}: {f.message}", f.code, f.kind, commit=commit)
-                         for f in loaded.findings]
-            continue
-        commit_tree = _comparable_tree(commit, loaded.data, shown, paths.root)
-        findings += evaluate(loaded.data, commit=commit, commit_tree=commit_tree,
-                             shown_path=shown, policy=policy)
-    return CheckResult(commits, findings, shown, loaded)
-
-
-def _comparable_tree(commit: str, data: dict[str, object], receipt: str, root: str) -> str:
-    """COMMIT's tree, less the receipt and log if they were committed (the seed's habit)."""
-    tree = git.tree_of(commit, root)
-    if tree == data.get("git_tree"):
-        return tree
-    output = data.get("output")
-    log = output.get("log") if isinstance(output, dict) else None
-    own_paths = [p for p in (receipt, log) if isinstance(p, str) and not os.path.isabs(p)]
-    if git.paths_in_commit(commit, own_paths, cwd=root):
-        return git.tree_without(commit, own_paths, cwd=root)
-    return tree
+            return [Finding(f"{label}: {f.message}", f.code, f.kind, commit=commit)
+                    for f in loaded.findings]
+        match = compare(commit, loaded.data, shown, self.root, self.policy_file.ignore,
+                        self.policy_file.path)
+        policy = self.policy
+        if narrowing_ok and not policy.allow_narrowing:  # the configured command is the policy
+            policy = Policy(max_age_s=policy.max_age_s, require_command=policy.require_command,
+                            require_platform=policy.require_platform, allow_narrowing=True,
+                            require_tests=policy.require_tests)
+        found = evaluate(loaded.data, commit=commit, tree_match=match, shown_path=shown,
+                         policy=policy)
+        if not found:
+            self.result.commands.append(str(loaded.data.get("command")))
+        return found

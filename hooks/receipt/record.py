@@ -40,6 +40,9 @@ def run(
 ) -> int:
     paths = git.repo_paths()
     root = paths.root
+    from hooks.core import config
+
+    ignore = config.for_repo(paths).ignore
     receipt_path, log_path = model.resolve_paths(root, receipt_arg, log_arg)
     receipt_rel = model.repo_relative(root, receipt_path)
     log_rel = model.repo_relative(root, log_path)
@@ -52,8 +55,9 @@ def run(
     text = command_text(argv)
     leave_out = [p for p in (receipt_rel, log_rel) if not os.path.isabs(p)]
     head = git.head_commit(root)
-    tree = git.snapshot_tree(root, leave_out)
-    head_tree = git.tree_of(head, root) if head else git.empty_tree(root)
+    tree = git.snapshot_tree(root, leave_out, ignore)
+    head_tree = (git.tree_without(head, leave_out, root, ignore) if head and ignore
+                 else git.tree_of(head, root) if head else git.empty_tree(root))
     runtime = runtime_of(argv)
 
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
@@ -82,7 +86,7 @@ def run(
     finished = utc_now()
     os.replace(log_temp, log_path)
 
-    tree_after = git.snapshot_tree(root, leave_out)
+    tree_after = git.snapshot_tree(root, leave_out, ignore)
     tests = counter.result()
     if junit:
         tests = _junit_counts(junit, tests)
@@ -94,6 +98,7 @@ def run(
         "git_head": head,
         "git_tree": tree,
         "git_tree_after": tree_after,
+        "ignored": ignore,
         "git_dirty": tree != head_tree,
         "hostname": socket.gethostname() or "unknown",
         "kernel": " ".join(filter(None, (platform.system(), platform.release(),
@@ -115,6 +120,9 @@ def run(
         schemas.remember_valid(model.memo_dir(paths),
                                schemas.digest_for(schemas.RECEIPT, raw))
     atomic_write(receipt_path, raw)
+    from hooks.receipt.keyed import keyed_path  # one receipt per command: see keyed.py
+
+    atomic_write(keyed_path(receipt_path, argv), raw)
     warn(_summary(receipt, receipt_rel))
     return exit_code
 

@@ -8,6 +8,8 @@ runner is not known (``make test``) is read with every parser.
 Each runner's closing line is one entry in ``SUMMARY_FORMATS``: a cheap substring that must be
 on the line, a regex, and how its groups map to counts. The last summary line seen wins, except
 that runners printing one summary per binary or package (cargo, go test -v) are summed.
+
+The XML parser is imported only for ``--junit``.
 """
 
 from __future__ import annotations
@@ -248,7 +250,7 @@ class TestCounter:
 
 def counts_from_junit(xml_bytes: bytes) -> Counts:
     """Sum the testsuite elements of a JUnit XML report (pytest, jest-junit, surefire, ...)."""
-    import xml.etree.ElementTree as ET  # only --junit needs it
+    import xml.etree.ElementTree as ET
 
     root = ET.fromstring(xml_bytes)  # noqa: S314  # expat refuses entity expansion attacks
     suites = [root] if root.tag == "testsuite" else list(root.iter("testsuite"))

@@ -25,6 +25,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from hooks.receipt.staleness import TreeMatch
+
 
 class Policy:
     """What a receipt must also satisfy, beyond matching the tree and passing."""
@@ -47,7 +49,7 @@ def evaluate(
     data: dict[str, Any],
     *,
     commit: str,
-    commit_tree: str,
+    tree_match: TreeMatch,
     shown_path: str,
     policy: Policy,
     now: dt.datetime | None = None,
@@ -61,10 +63,10 @@ def evaluate(
         findings.append(Finding(f"{label}: {message}", code, kind, commit=commit))
 
     tree = data.get("git_tree")
-    if tree != commit_tree:
-        add(STALE, "stale",
-            f"no receipt for tree {git.short(commit_tree)} ({shown_path} is for tree "
-            f"{git.short(str(tree))}): run '{hint}', then push again")
+    if not tree_match.matches:
+        findings.append(Finding(
+            f"stale: {tree_match.why}; {shown_path} is for tree {git.short(str(tree))}: run "
+            f"'{hint}', then push again", STALE, "stale", commit=commit))
     if data.get("git_tree_after") != tree:
         add(STALE, "changed-during-run",
             f"the run changed the files it tested (tree {git.short(str(tree))} before, "

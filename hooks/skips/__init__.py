@@ -2,6 +2,8 @@
 
 Which files each pack reads is kept here, apart from the rules, so that a commit imports and
 compiles only the packs its files need.
+
+``identify`` is imported only for files without an extension (scripts with a shebang).
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ def packs_for(path: str) -> list[Pack]:
     names = _names_for(path)
     if not names and "." not in path.rsplit("/", 1)[-1]:
         try:
-            from identify import identify  # only for extensionless files: it costs an import
+            from identify import identify
 
             tags = identify.tags_from_path(path)
         except (ImportError, ValueError, OSError):

@@ -1,0 +1,204 @@
+"""``receipt init``: set a repository up: the config, the three hooks, .gitignore, install.
+
+Idempotent: a second run changes nothing. It never rewrites what it did not write: the config
+table is added only when absent (``--force`` replaces it), the hooks are appended to an existing
+``.pre-commit-config.yaml`` as one more ``repos`` entry, ``artifacts/`` is appended to
+``.gitignore``. ``--dry-run`` prints what it would do and touches nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+
+import hooks
+from hooks.core import config
+from hooks.core import git
+from hooks.core.errors import UserError
+from hooks.core.fileio import atomic_write
+
+REPO_URL = "https://github.com/receipt-hooks/receipt-hooks"
+HOOK_IDS = ("check-receipt", "no-inserted-skips", "require-ledger-hypothesis")
+PYTEST_MARKERS = (("pyproject.toml", "[tool.pytest"), ("pytest.ini", ""), ("tox.ini", "[pytest]"),
+                  ("setup.cfg", "[tool:pytest]"), ("conftest.py", ""))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--test-command", metavar="CMD",
+                        help="the suite (default: detected from the repository)")
+    parser.add_argument("--dry-run", action="store_true", help="print what would change")
+    parser.add_argument("--force", action="store_true",
+                        help="replace a receipt-hooks config that is already there")
+
+
+def detect_suite(root: str) -> str | None:
+    """The command that runs the whole suite, read from the files the project has."""
+    def has(name: str, text: str = "") -> bool:
+        path = os.path.join(root, name)
+        if not os.path.isfile(path):
+            return False
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return text in f.read()
+
+    if os.path.isfile(os.path.join(root, "package.json")):
+        with open(os.path.join(root, "package.json"), encoding="utf-8", errors="replace") as f:
+            try:
+                scripts = json.load(f).get("scripts") or {}
+            except (ValueError, AttributeError):
+                scripts = {}
+        if "test" in scripts:
+            for lockfile, manager in (("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn")):
+                if os.path.isfile(os.path.join(root, lockfile)):
+                    return f"{manager} test"
+            return "npm test"
+    if any(has(name, text) for name, text in PYTEST_MARKERS) or (os.path.isdir(
+            os.path.join(root, "tests")) and has("pyproject.toml")):
+        return "pytest"
+    if has("Cargo.toml"):
+        return "cargo test"
+    if has("go.mod"):
+        return "go test ./..."
+    for makefile in ("Makefile", "makefile", "GNUmakefile"):
+        path = os.path.join(root, makefile)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                if any(line.startswith("test:") for line in f):
+                    return "make test"
+    return None
+
+
+def _toml_string(text: str) -> str:
+    return json.dumps(text)  # a JSON string is a valid TOML basic string
+
+
+def config_text(suite: str, in_pyproject: bool) -> str:
+    fuse = "[tool.receipt-hooks.fuse]" if in_pyproject else "[fuse]"
+    lines = [
+        "# receipt-hooks policy (README: 'Repository policy'); command-line options override it",
+        f"test-command = {_toml_string(suite)}   # the whole suite: other receipts are off policy",
+        "require-tests = true                 # a run whose test counts are not read fails",
+        "ignore = [\"assumption-ledger.jsonl\", \".skips-baseline.json\"]  # bookkeeping",
+        "",
+        fuse,
+        "max-steps = 8                        # past it only with --override REASON (logged)",
+    ]
+    return "\n".join(["[tool.receipt-hooks]", *lines] if in_pyproject else lines) + "\n"
+
+
+def hooks_entry() -> str:
+    ids = "".join(f"      - id: {hook}\n" for hook in HOOK_IDS)
+    return (f"  - repo: {REPO_URL}\n    rev: v{hooks.__version__}\n    hooks:\n{ids}")
+
+
+class Plan:
+    """What init changes: (path, new content, description); applied only without --dry-run."""
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.writes: list[tuple[str, bytes, str]] = []
+        self.unchanged: list[str] = []
+
+    def write(self, name: str, content: str, what: str) -> None:
+        self.writes.append((name, content.encode(), what))
+
+    def keep(self, what: str) -> None:
+        self.unchanged.append(what)
+
+
+def _read(root: str, name: str) -> str | None:
+    path = os.path.join(root, name)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+def plan_config(plan: Plan, suite: str, force: bool) -> None:
+    root = plan.root
+    existing = config.load(root, None) if not force else config.NO_CONFIG
+    if existing.exists:
+        plan.keep(f"{existing.path}: a receipt-hooks config is already there (kept; --force "
+                  f"replaces it)")
+        return
+    pyproject = _read(root, config.PYPROJECT)
+    own = _read(root, config.OWN_FILE)
+    if own is not None and force:
+        plan.write(config.OWN_FILE, config_text(suite, False), "replaced the config")
+    elif pyproject is not None and "[tool.receipt-hooks" not in pyproject:
+        sep = "" if pyproject.endswith("\n\n") else "\n" if pyproject.endswith("\n") else "\n\n"
+        plan.write(config.PYPROJECT, pyproject + sep + config_text(suite, True),
+                   f"added [tool.receipt-hooks] with test-command '{suite}'")
+    elif pyproject is not None:
+        raise UserError("pyproject.toml already has a [tool.receipt-hooks] table: edit it "
+                        "by hand, --force does not rewrite pyproject.toml")
+    else:
+        plan.write(config.OWN_FILE, config_text(suite, False),
+                   f"wrote the config with test-command '{suite}'")
+
+
+def plan_precommit(plan: Plan) -> None:
+    name = ".pre-commit-config.yaml"
+    existing = _read(plan.root, name)
+    if existing is None:
+        plan.write(name, "default_install_hook_types: [pre-commit, pre-push]\nrepos:\n"
+                   + hooks_entry(), "wrote it with the three hooks")
+    elif all(f"id: {hook}" in existing for hook in HOOK_IDS):
+        plan.keep(f"{name}: the three hooks are already there")
+    elif "repos:" not in existing:
+        raise UserError(f"{name} has no 'repos:' list to append to: add the hooks by hand "
+                        f"(README, 'Use it in your repository')")
+    else:
+        body = existing if existing.endswith("\n") else existing + "\n"
+        plan.write(name, body + hooks_entry(), "appended the three hooks")
+
+
+def plan_gitignore(plan: Plan) -> None:
+    existing = _read(plan.root, ".gitignore")
+    if existing is not None and any(line.strip() in ("artifacts/", "/artifacts/", "artifacts")
+                                    for line in existing.splitlines()):
+        plan.keep(".gitignore: artifacts/ is already ignored")
+        return
+    body = existing or ""
+    if body and not body.endswith("\n"):
+        body += "\n"
+    plan.write(".gitignore", body + "artifacts/\n", "added artifacts/")
+
+
+def run(args: argparse.Namespace) -> int:
+    root = git.repo_paths().root
+    suite = args.test_command or detect_suite(root)
+    if not suite:
+        raise UserError("no test suite found (pytest, package.json 'test', Cargo.toml, go.mod, "
+                        "a Makefile 'test' target): pass --test-command 'CMD'")
+    plan = Plan(root)
+    plan_config(plan, suite, args.force)
+    plan_precommit(plan)
+    plan_gitignore(plan)
+    verb = "would change" if args.dry_run else "changed"
+    for name, content, what in plan.writes:
+        if not args.dry_run:
+            atomic_write(os.path.join(root, name), content)
+        print(f"receipt init: {verb} {name}: {what}")
+    for what in plan.unchanged:
+        print(f"receipt init: unchanged {what}")
+    precommit = shutil.which("pre-commit")
+    install = ["pre-commit", "install", "--hook-type", "pre-commit", "--hook-type", "pre-push"]
+    if precommit is None:
+        print("receipt init: pre-commit is not on PATH: install it, then run "
+              f"'{' '.join(install)}'")
+    elif args.dry_run:
+        print(f"receipt init: would run '{' '.join(install)}'")
+    else:
+        proc = subprocess.run([precommit, *install[1:]], cwd=root, capture_output=True,
+                              text=True, check=False)
+        if proc.returncode != 0:
+            last = (proc.stderr or proc.stdout).strip().splitlines() or [str(proc.returncode)]
+            raise UserError(f"'{' '.join(install)}' failed: {last[-1]}")
+        print(f"receipt init: ran '{' '.join(install)}'")
+    if not args.dry_run:
+        print("receipt init: next: 'receipt run' runs the suite and writes the receipt; commit "
+              "the config and .pre-commit-config.yaml")
+    return 0

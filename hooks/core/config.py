@@ -1,0 +1,296 @@
+"""Repository policy: ``[tool.receipt-hooks]`` in pyproject.toml, or ``.receipt-hooks.toml``.
+
+One file, versioned with the code, read by every hook and command; their own options override
+it (pre-commit's convention). Reading it must cost a hook almost nothing, so:
+
+- neither file, or a pyproject.toml that never mentions receipt-hooks: no TOML parse at all;
+- a config whose exact bytes were read before: its table is loaded from a JSON copy kept in
+  the git dir under the digest of (schema, file name, bytes); no TOML parser, no jsonschema;
+- otherwise the TOML is parsed, validated against ``schemas/config.schema.json`` and checked
+  further (regexes compile, commands split), and only a config that passed is remembered.
+
+Every problem is one line naming the file, the line and the key.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from hooks.core.errors import UserError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from hooks.core.git import RepoPaths
+
+PYPROJECT = "pyproject.toml"
+OWN_FILE = ".receipt-hooks.toml"
+TABLE = ("tool", "receipt-hooks")
+DEFAULT_LEDGER = "assumption-ledger.jsonl"
+DEFAULT_BASELINE = ".skips-baseline.json"
+DEFAULT_IGNORE = (DEFAULT_LEDGER, DEFAULT_BASELINE)
+
+
+class ConfigError(UserError):
+    """The config is unreadable or invalid; the message is one line: file:line: key: what."""
+
+
+class Config:
+    """The policy table, keys as written (kebab-case), and the file it came from."""
+
+    __slots__ = ("data", "path")
+
+    def __init__(self, data: dict[str, Any], path: str | None) -> None:
+        self.data = data
+        self.path = path  # repo-relative, for messages; None when there is no config
+
+    @property
+    def exists(self) -> bool:
+        return self.path is not None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.data.get(name)
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def test_commands(self) -> list[str]:
+        value = self.data.get("test-command")
+        if value is None:
+            return []
+        return [value] if isinstance(value, str) else list(value)
+
+    @property
+    def require_tests(self) -> bool:
+        """Default true once a config exists: a run that counted nothing proves nothing."""
+        return bool(self.data.get("require-tests", self.exists))
+
+    @property
+    def ledger(self) -> str:
+        return str(self.data.get("ledger", DEFAULT_LEDGER))
+
+    @property
+    def ignore(self) -> list[str]:
+        """Globs left out of the tree match; the ledger follows ``ledger`` when moved."""
+        value = self.data.get("ignore")
+        if value is not None:
+            return list(value)
+        return [self.ledger, str(self.section("skips").get("baseline", DEFAULT_BASELINE))]
+
+    @property
+    def routes(self) -> list[tuple[str, str]]:
+        return [(r["paths"], r["command"]) for r in self.data.get("route", [])]
+
+    def where(self, key: str) -> str:
+        """'pyproject.toml [tool.receipt-hooks] fuse.max-steps' for messages about a key."""
+        if self.path == PYPROJECT:
+            return f"{self.path} [tool.receipt-hooks] {key}"
+        return f"{self.path or OWN_FILE} {key}"
+
+
+NO_CONFIG = Config({}, None)
+
+
+def for_repo(paths: RepoPaths) -> Config:
+    """The config of the repository at PATHS, remembered in its git dir once valid."""
+    return load(paths.root, os.path.join(paths.common_dir, "receipt-hooks"))
+
+
+def load(root: str, memo_dir: str | None) -> Config:
+    """The repository's config at ROOT, or NO_CONFIG; ConfigError when it is wrong."""
+    own = os.path.join(root, OWN_FILE)
+    pyproject = os.path.join(root, PYPROJECT)
+    own_raw = _read(own)
+    py_raw = _read(pyproject)
+    mentions = py_raw is not None and b"receipt-hooks" in py_raw
+    if own_raw is not None and mentions:
+        data = _parse(py_raw or b"", PYPROJECT)
+        if _table(data) is not None:
+            raise ConfigError(f"both {OWN_FILE} and {PYPROJECT} [tool.receipt-hooks] hold a "
+                              f"receipt-hooks config: keep one and delete the other")
+    if own_raw is not None:
+        return _validated(own_raw, OWN_FILE, memo_dir)
+    if py_raw is not None and mentions:
+        return _validated(py_raw, PYPROJECT, memo_dir)
+    return NO_CONFIG
+
+
+def _read(path: str) -> bytes | None:
+    from hooks.core.fileio import UnreadableFile
+    from hooks.core.fileio import read_bounded
+
+    try:
+        return read_bounded(path, 1 << 20)
+    except FileNotFoundError:
+        return None
+    except UnreadableFile as e:
+        raise ConfigError(f"{os.path.basename(path)}: cannot read the config: it {e}") from e
+
+
+def _memo_path(memo_dir: str, name: str, raw: bytes) -> str:
+    """Keyed by the schema as installed, the file's name, size and CRC-32: hashlib's OpenSSL
+    load alone would cost a hook more than the rest of reading the config."""
+    import zlib
+
+    from hooks.core import schemas
+
+    schema = zlib.crc32(schemas.schema_identity(schemas.CONFIG))
+    return os.path.join(memo_dir, f"config-{name.lstrip('.')}-{len(raw)}-"
+                                  f"{zlib.crc32(raw):08x}-{schema:08x}.json")
+
+
+def _validated(raw: bytes, name: str, memo_dir: str | None) -> Config:
+    memo = _memo_path(memo_dir, name, raw) if memo_dir else None
+    if memo:
+        try:
+            with open(memo, encoding="utf-8") as f:
+                remembered = json.load(f)
+            return Config(remembered, name) if isinstance(remembered, dict) else NO_CONFIG
+        except (OSError, ValueError):
+            pass
+    document = _parse(raw, name)
+    table = document if name == OWN_FILE else _table(document)
+    if table is not None:  # None: pyproject.toml names receipt-hooks elsewhere (a dependency)
+        prefix: list[str | int] = [] if name == OWN_FILE else list(TABLE)
+        _check(table, raw.decode("utf-8", "replace"), name, prefix)
+    if memo:
+        import contextlib
+
+        from hooks.core.fileio import atomic_write
+
+        # a read-only git dir costs the next hook a parse, nothing else
+        with contextlib.suppress(OSError):
+            atomic_write(memo, json.dumps(table).encode())
+    return NO_CONFIG if table is None else Config(table, name)
+
+
+def _parse(raw: bytes, name: str) -> dict[str, Any]:
+    import re
+
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
+    try:
+        parsed: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
+        return parsed
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})") from e
+    except tomllib.TOMLDecodeError as e:
+        found = re.search(r"\(at line (\d+), column \d+\)", str(e))
+        line = found.group(1) if found else max(len(raw.splitlines()), 1)  # end of document
+        reason = re.sub(r"\s*\(at (line|end of document).*", "", str(e))
+        where = f"{name}:{line}"
+        raise ConfigError(f"{where}: not valid TOML: {reason}") from e
+
+
+def _table(document: dict[str, Any]) -> dict[str, Any] | None:
+    tool = document.get(TABLE[0])
+    table = tool.get(TABLE[1]) if isinstance(tool, dict) else None
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError(f"{PYPROJECT}: tool.receipt-hooks must be a table "
+                          f"([tool.receipt-hooks])")
+    return table
+
+
+def _check(table: dict[str, Any], text: str, name: str, prefix: list[str | int]) -> None:
+    from hooks.core import schemas
+
+    problems = schemas.located_errors(schemas.CONFIG, table)
+    if not problems:
+        problems = _semantic_problems(table)
+    if not problems:
+        return
+    path, message = problems[0]
+    key = ".".join(str(p) if isinstance(p, str) else f"[{p}]" for p in path)
+    key = key.replace(".[", "[") or "(table)"
+    if "is not valid under any of the given schemas" in message and path == ["test-command"]:
+        message = "must be a command (a string) or a list of commands"
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    line = line_of(text, [*prefix, *path])
+    raise ConfigError(f"{name}:{line}: {key}: {message}{more}")
+
+
+def _semantic_problems(table: dict[str, Any]) -> list[tuple[list[str | int], str]]:
+    """What the schema cannot say: regexes that do not compile, commands that do not split."""
+    import re
+    import shlex
+
+    problems: list[tuple[list[str | int], str]] = []
+
+    def regex(path: list[str | int], pattern: object) -> None:
+        try:
+            re.compile(str(pattern))
+        except re.error as e:
+            problems.append((path, f"not a regular expression: {pattern!r} ({e})"))
+
+    def command(path: list[str | int], text: object) -> None:
+        try:
+            shlex.split(str(text))
+        except ValueError as e:
+            problems.append((path, f"cannot be split into words: {text!r} ({e})"))
+
+    commands = table.get("test-command")
+    if isinstance(commands, str):
+        command(["test-command"], commands)
+    elif isinstance(commands, list):
+        for i, c in enumerate(commands):
+            command(["test-command", i], c)
+    for i, route in enumerate(table.get("route", [])):
+        regex(["route", i, "paths"], route["paths"])
+        command(["route", i, "command"], route["command"])
+    if "require-platform" in table:
+        regex(["require-platform"], table["require-platform"])
+    for i, pattern in enumerate(table.get("hypothesis-paths", [])):
+        regex(["hypothesis-paths", i], pattern)
+    skips = table.get("skips", {})
+    if "ticket-pattern" in skips:
+        regex(["skips", "ticket-pattern"], skips["ticket-pattern"])
+    return problems
+
+
+# compiled on first use by re's own cache: only a config with an error needs them
+_HEADER = r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$"
+_KEY = (r"^\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"
+        r"(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
+
+
+def _dotted(text: str) -> list[str | int]:
+    import re
+
+    parts = re.findall(r"\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_-]+)", text)
+    return [a or b or c for a, b, c in parts]
+
+
+def line_of(text: str, target: list[str | int]) -> int:
+    """The line of TARGET (a path of keys and array indexes) in TOML TEXT, found by reading
+    headers and keys: the line whose own path shares the longest start with TARGET."""
+    import re
+
+    table: list[str | int] = []
+    arrays: dict[tuple[str | int, ...], int] = {}
+    best, best_score = 1, -1
+    for number, line in enumerate(text.splitlines(), 1):
+        header = re.match(_HEADER, line)
+        here: list[str | int]
+        if header:
+            name = _dotted(header.group(2))
+            if header.group(1) == "[[":
+                index = arrays.get(tuple(name), -1) + 1
+                arrays[tuple(name)] = index
+                table = [*name, index]
+            else:
+                table = list(name)
+            here = table
+        else:
+            key = re.match(_KEY, line)
+            if not key:
+                continue
+            here = [*table, *_dotted(key.group(1))]
+        if here == target[:len(here)] and len(here) > best_score:
+            best, best_score = number, len(here)
+    return best

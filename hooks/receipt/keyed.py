@@ -1,0 +1,63 @@
+"""Where receipts live when a repository needs more than one: one per command.
+
+A policy can ask for several receipts for one commit: the suite (``test-command``, one or
+more commands) and, when a change touches a route's paths, that route's command too. The
+storage, designed once for both:
+
+- ``artifacts/test-receipt.json`` (or ``--receipt``) stays what it always was: the receipt of
+  the last run, whatever it ran. The seed's checker and every older tool keep reading it;
+- every run also writes the same bytes to ``artifacts/receipts/<key>.json`` beside it, where
+  KEY is a digest of the command *as compared* (``runner_args.normalised``): ``pytest -q`` and
+  ``.venv/bin/pytest`` share a file, ``pytest tests/pay`` has its own. A later run of the same
+  suite replaces the earlier one, so the directory holds the newest receipt per command;
+- the check asks, for each command the policy requires, for the file under that command's key
+  (and accepts the last-run receipt when it ran that command). A receipt is still judged on its
+  own: tree, result, age, platform.
+
+Receipts that travel with the repository (git notes on the tested tree) can hold the same set:
+the key is derived from the command alone, not from where the file is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+from collections.abc import Sequence
+
+from hooks.core.cmdline import SHELL
+
+KEYED_DIR = "receipts"
+
+
+def comparable(argv: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """ARGV as the suite comparison sees it: runner, then the arguments that select tests."""
+    from hooks.receipt.runner_args import normalised
+
+    return normalised(argv)
+
+
+def configured_argv(command: str) -> list[str]:
+    """A configured command as ``receipt run`` runs it: words, or sh -c when it needs a shell."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return [SHELL, "-c", command]
+    if any(c in command for c in "|&;<>()$`*?") or not words:
+        return [SHELL, "-c", command]
+    return words
+
+
+def same_command(recorded: Sequence[str], configured: str) -> bool:
+    return comparable(recorded) == comparable(configured_argv(configured))
+
+
+def key_of(argv: Sequence[str]) -> str:
+    text = json.dumps(comparable(argv), separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+
+
+def keyed_path(receipt_path: str, argv: Sequence[str]) -> str:
+    """The per-command file beside RECEIPT_PATH for ARGV."""
+    return os.path.join(os.path.dirname(receipt_path), KEYED_DIR, f"{key_of(argv)}.json")

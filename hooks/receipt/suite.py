@@ -1,0 +1,73 @@
+"""The receipts a commit needs under the repository's policy: the suite, and routed commands.
+
+``test-command`` names the whole suite (one command or several); ``[[route]]`` entries add a
+command whenever the pushed change touches their paths. Which change: the range pre-commit
+gives (``PRE_COMMIT_FROM_REF...PRE_COMMIT_TO_REF``) when it ends at the commit; else the
+commit's history that no remote-tracking ref has; else (everything already on a remote, as in
+CI) the commit's own change against its first parent.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from hooks.core import git
+from hooks.core.config import Config
+
+
+class Need:
+    """A command whose receipt the commit needs, and why (for the message)."""
+
+    __slots__ = ("command", "route")
+
+    def __init__(self, command: str, route: tuple[str, list[str]] | None = None) -> None:
+        self.command = command
+        self.route = route  # (paths regex, the changed paths it matched) for a route
+
+    def why(self) -> str:
+        if self.route is None:
+            return f"the suite is '{self.command}'"
+        pattern, paths = self.route
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        return (f"the change touches {shown} (route '{pattern}'), which needs a receipt from "
+                f"'{self.command}'")
+
+
+def needs(policy: Config, commit: str, root: str) -> list[Need]:
+    """Every command COMMIT needs a receipt from; empty when the policy names none."""
+    found = [Need(command) for command in policy.test_commands]
+    if policy.routes:
+        changed = changed_paths(commit, root)
+        for pattern, command in policy.routes:
+            regex = re.compile(pattern)
+            matched = [p for p in changed if regex.search(p)]
+            if matched and not any(n.command == command for n in found):
+                found.append(Need(command, (pattern, matched)))
+    return found
+
+
+def changed_paths(commit: str, root: str) -> list[str]:
+    base = os.environ.get("PRE_COMMIT_FROM_REF")
+    target = os.environ.get("PRE_COMMIT_TO_REF")
+    if base and target and git.resolve_commit(target, root) == commit:
+        return _diff(git.resolve_commit(base, root) or git.empty_tree(root), commit, root)
+    lines = git.text("rev-list", "--boundary", commit, "--not", "--remotes",
+                     cwd=root).splitlines()
+    if any(not line.startswith("-") for line in lines):
+        boundary = [line[1:] for line in lines if line.startswith("-")]
+        if not boundary:  # a whole new history
+            return _diff(git.empty_tree(root), commit, root)
+        paths: list[str] = []
+        for b in boundary:
+            paths += [p for p in _diff(b, commit, root) if p not in paths]
+        return paths
+    parent = git.resolve_commit(f"{commit}^", root)
+    return _diff(parent or git.empty_tree(root), commit, root)
+
+
+def _diff(base: str, target: str, root: str) -> list[str]:
+    spec = [base, target]
+    out = git.run("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", *spec, "--",
+                  cwd=root)
+    return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
