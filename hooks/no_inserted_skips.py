@@ -38,19 +38,35 @@ def build_parser(prog: str) -> ArgumentParser:
                              f"skips.baseline, else {BASELINE})")
     parser.add_argument("--write-baseline", action="store_true",
                         help="scan every tracked file and write the baseline")
+    parser.add_argument("--enable", action="append", default=[], metavar="RULE_ID",
+                        type=rule_id_argument,
+                        help="also run this opt-in rule (repeatable; --list-rules marks them)")
     parser.add_argument("--list-rules", action="store_true", help="print every rule and exit")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 
+def rule_id_argument(value: str) -> str:
+    from hooks.skips.rules import RULE_TITLES
+
+    if value not in RULE_TITLES:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a rule id ({', '.join(RULE_TITLES)})")
+    return value
+
+
 def _apply_config(args: argparse.Namespace) -> set[str]:
-    """Fill what the command line left unset from the config; the rule ids turned off."""
+    """Fill what the command line left unset from the config; the rule ids turned off.
+
+    The config's ``rules`` table turns a rule off (false) or an opt-in rule on (true).
+    """
     from hooks.core import config
 
     skips = config.for_repo(git.repo_paths()).section("skips")
     args.ticket_pattern = args.ticket_pattern or skips.get("ticket-pattern", DEFAULT_TICKET)
     args.baseline = args.baseline or skips.get("baseline", BASELINE)
-    return {rule for rule, on in skips.get("rules", {}).items() if not on}
+    rules = skips.get("rules", {})
+    args.enable = [*args.enable, *(rule for rule, on in rules.items() if on)]
+    return {rule for rule, on in rules.items() if not on}
 
 
 def run(argv: Sequence[str] | None, prog: str) -> int:
@@ -67,7 +83,7 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
         from hooks.skips.baseline import write_baseline
 
         change.enter_root()
-        results = scan_whole_files(git.tracked_files())
+        results = scan_whole_files(git.tracked_files(), frozenset(args.enable))
         write_baseline(args.baseline, [hit for hit, _ in results])
         write(f"{prog}: wrote {args.baseline} with {len(results)} existing finding(s); "
               f"commit it so --all-files runs report only new ones\n")
@@ -76,7 +92,8 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
     if found.is_empty:
         return whole_file_mode(args, prog, off)
     only = set(args.filenames) if args.filenames else None
-    results = [r for r in scan_change(found, only) if r[0].rule.id not in off]
+    results = [r for r in scan_change(found, only, frozenset(args.enable))
+               if r[0].rule.id not in off]
     return report(results, allow=not args.no_allow, ticket=args.ticket_pattern,
                   fmt=args.format, prog=prog)
 
@@ -98,8 +115,8 @@ def whole_file_mode(args: argparse.Namespace, prog: str, off: set[str]) -> int:
               f"(pre-commit run --all-files, pre-commit.ci) against what exists today, run "
               f"'receipt skips --write-baseline' and commit {baseline_path}\n")
         return 0
-    fresh = [r for r in not_in_baseline(scan_whole_files(args.filenames or git.tracked_files()),
-                                         baseline) if r[0].rule.id not in off]
+    scanned = scan_whole_files(args.filenames or git.tracked_files(), frozenset(args.enable))
+    fresh = [r for r in not_in_baseline(scanned, baseline) if r[0].rule.id not in off]
     return report(fresh, allow=not args.no_allow, ticket=args.ticket_pattern, fmt=args.format,
                   prog=prog)
 

@@ -29,6 +29,13 @@ _LEAKY_VARS = (
 )
 
 
+def run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One directory for the whole test run, shared by pytest-xdist's workers (each worker's
+    temp dir sits in it), so that they share one pre-commit store and one hook environment."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 @pytest.fixture(scope="session", autouse=True)
 def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     home = tmp_path_factory.mktemp("home")
@@ -47,7 +54,7 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_AUTHOR_NAME": "Test User", "GIT_AUTHOR_EMAIL": "test@example.invalid",
         "GIT_COMMITTER_NAME": "Test User", "GIT_COMMITTER_EMAIL": "test@example.invalid",
-        "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home")),
+        "PRE_COMMIT_HOME": str(run_root(tmp_path_factory) / "pre-commit-home"),
         "PATH": BIN_DIR + os.pathsep + os.environ.get("PATH", ""),
         "NO_COLOR": "1",
     })
@@ -141,29 +148,40 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     users. It is built here, with no timeout (a busy machine may take minutes), so that no test
     that merely runs a hook pays for the build or times out on it.
     """
-    dest = tmp_path_factory.mktemp("hook-repo")
+    import fcntl
+
+    root = run_root(tmp_path_factory)
+    dest, built_rev = root / "hook-repo", root / "hook-repo.rev"
+    with open(root / "hook-repo.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker builds; the others wait and reuse
+        if not built_rev.exists():
+            _snapshot_source(dest)
+            rev = git(dest, "rev-parse", "HEAD")
+            user = root / "env-builder"
+            user.mkdir()
+            git(user, "init", "-q", "--template=")
+            (user / ".pre-commit-config.yaml").write_text(
+                precommit_config((str(dest), rev), *MANIFEST_HOOKS))
+            built = run(["pre-commit", "install-hooks"], user, timeout=None)
+            assert built.code == 0, built.both
+            built_rev.write_text(rev)
+    return str(dest), built_rev.read_text()
+
+
+def _snapshot_source(dest: Path) -> None:
+    """Copy the checkout's files (tracked, and untracked but not ignored) into a new repo."""
     listed = subprocess.run(
         ("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"),
         cwd=SOURCE_ROOT, stdout=subprocess.PIPE, check=True,
     ).stdout.split(b"\0")
     for raw in listed:
-        if not raw:
-            continue
-        name = raw.decode()
-        source = SOURCE_ROOT / name
-        if source.is_file():
-            (dest / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, dest / name)
+        source = SOURCE_ROOT / raw.decode()
+        if raw and source.is_file():
+            (dest / raw.decode()).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / raw.decode())
     git(dest, "init", "-q", "--template=")
     git(dest, "add", "-A")
     git(dest, "commit", "-q", "-m", "snapshot for tests")
-    repo = (str(dest), git(dest, "rev-parse", "HEAD"))
-    user = tmp_path_factory.mktemp("env-builder")
-    git(user, "init", "-q", "--template=")
-    (user / ".pre-commit-config.yaml").write_text(precommit_config(repo, *MANIFEST_HOOKS))
-    built = run(["pre-commit", "install-hooks"], user, timeout=None)
-    assert built.code == 0, built.both
-    return repo
 
 
 MANIFEST_HOOKS = ("check-receipt", "no-inserted-skips", "require-ledger-hypothesis")

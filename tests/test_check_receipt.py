@@ -250,8 +250,10 @@ def test_json_format_gives_the_same_findings_as_data(repo: Repo) -> None:
     assert [f["kind"] for f in doc["findings"]] == ["stale"]
     assert doc["findings"][0]["code"] == 3
     assert doc["findings"][0]["commit"] == doc["commits"][0]
-    assert doc["findings"][0]["message"].startswith(f"{doc['commits'][0][:7]}: ")
-    assert not doc["findings"][0]["message"].startswith(f"{head[:7]}: ")
+    new = doc["commits"][0][:7]
+    assert doc["findings"][0]["message"].startswith(f"stale: {new} differs from the tested "
+                                                    f"tree in 1 path: A x; ")
+    assert head[:7] not in doc["findings"][0]["message"]
 
 
 def test_usage_errors_and_not_a_repo_exit_1(repo: Repo, tmp_path: Path) -> None:

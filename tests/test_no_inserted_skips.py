@@ -49,7 +49,8 @@ def stage(repo: Repo, path: str, content: str) -> None:
     repo.git("add", "--", path)
 
 
-def scan_new_file(path: str, text: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+def scan_new_file(path: str, text: str, capsys: pytest.CaptureFixture[str],
+                  enabled: frozenset[str] = frozenset()) -> tuple[int, str]:
     """The hook's core and report, in process, on a file the change adds whole (every line is
     an added line, as when it is staged new): the exit code and what the hook prints."""
     from hooks.skips import packs_for
@@ -58,7 +59,7 @@ def scan_new_file(path: str, text: str, capsys: pytest.CaptureFixture[str]) -> t
     from hooks.skips.scan import FileScan
 
     scan = FileScan(path, packs_for(path), text)
-    hits = scan.hits(scan.candidates(list(enumerate(scan.raw_lines(), 1))))
+    hits = scan.hits(scan.candidates(list(enumerate(scan.raw_lines(), 1)), enabled))
     capsys.readouterr()
     code = report([(hit, scan) for hit in hits], allow=True, ticket=DEFAULT_TICKET, fmt="text",
                   prog=HOOK)
@@ -70,11 +71,12 @@ def test_each_rule_flags_its_bad_example_and_not_its_good_one(
         case: tuple[Pack, Rule], capsys: pytest.CaptureFixture[str]) -> None:
     pack, rule = case
     path = rule.sample or pack.sample
-    code, out = scan_new_file(path, rule.bad, capsys)
+    enabled = frozenset({rule.id}) if rule.opt_in else frozenset()  # opt-in: runs when named
+    code, out = scan_new_file(path, rule.bad, capsys, enabled)
     assert code == 1, out
     assert re.search(rf"^{re.escape(path)}:\d+:\d+: {rule.id} {re.escape(rule.message)}$",
                      out, re.M), out
-    code, out = scan_new_file(path, rule.good, capsys)
+    code, out = scan_new_file(path, rule.good, capsys, enabled)
     assert (code, out) == (0, "")
 
 
@@ -85,13 +87,14 @@ def test_a_rule_through_the_real_staged_diff(repo: Repo, pack: str) -> None:
     path = rule.sample or found.sample
     repo.commit("init")
     stage(repo, path, rule.bad)
-    bad = repo.run(HOOK)
+    enable = ("--enable", rule.id) if rule.opt_in else ()  # an opt-in rule runs when named
+    bad = repo.run(HOOK, *enable)
     assert bad.code == 1, bad.out
     assert re.search(rf"^{re.escape(path)}:\d+:\d+: {rule.id} {re.escape(rule.message)}$",
                      bad.out, re.M), bad.out
     repo.git("rm", "-q", "--cached", "--", path)
     stage(repo, path, rule.good)
-    good = repo.run(HOOK)
+    good = repo.run(HOOK, *enable)
     assert (good.code, good.out) == (0, "")
 
 
@@ -101,11 +104,12 @@ def test_rules_about_removals(repo: Repo, rule: Rule) -> None:
     assert rule.before is not None
     commit_files(repo, "before", {path: rule.before})
     stage(repo, path, rule.bad)
-    bad = repo.run(HOOK)
+    enable = ("--enable", rule.id) if rule.opt_in else ()  # an opt-in rule runs when named
+    bad = repo.run(HOOK, *enable)
     assert bad.code == 1
     assert f"{path}:" in bad.out and f": {rule.id} {rule.message}" in bad.out
     stage(repo, path, rule.good)
-    good = repo.run(HOOK)
+    good = repo.run(HOOK, *enable)
     assert good.code == 0, good.out
 
 

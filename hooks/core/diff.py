@@ -13,13 +13,14 @@ from hooks.core.git import run
 class FileDiff:
     """What a change does to one file: the lines it adds (new line numbers) and removes."""
 
-    __slots__ = ("added", "deleted", "path", "removed", "submodule")
+    __slots__ = ("added", "created", "deleted", "path", "removed", "submodule")
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.added: list[tuple[int, bytes]] = []
         self.removed: list[tuple[int, bytes]] = []  # (new-side line the removal sits at, text)
         self.deleted = False
+        self.created = False
         self.submodule = False
 
 
@@ -89,8 +90,9 @@ def parse_diff(out: bytes) -> list[FileDiff]:
                         current.deleted = True
                     continue
                 path = _header_path(target)
-                if current is None:
+                if current is None:  # '--- /dev/null' came first: a new file
                     current = FileDiff(path)
+                    current.created = True
                     files.append(current)
                 current.path = path  # the new name, when the file was renamed
                 continue

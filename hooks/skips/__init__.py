@@ -18,7 +18,9 @@ from hooks.skips.rules import Rule
 _CONF_FILES = (r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)([^/]*\.)?gitlab-ci\.ya?ml$"
                r"|(^|/)azure-pipelines[^/]*\.ya?ml$|(^|/)\.circleci/config\.ya?ml$"
                r"|(^|/)bitbucket-pipelines\.ya?ml$|(^|/)(GNUm|M|m)akefile$|\.mk$"
-               r"|(^|/)(tox|pytest|setup)\.(ini|cfg)$|(^|/)pyproject\.toml$")
+               r"|(^|/)(tox|pytest|setup)\.(ini|cfg)$|(^|/)pyproject\.toml$"
+               r"|(^|/)\.travis\.ya?ml$|(^|/)\.?appveyor\.ya?ml$|(^|/)Jenkinsfile$|(^|/)pom\.xml$"
+               r"|(^|/)(ci|\.ci|scripts?|\.github)/(.*/)?[^/]*\.(sh|bash)$")
 
 # pack name: (module, extensions, path regex)
 FILES: dict[str, tuple[str, tuple[str, ...], str | None]] = {

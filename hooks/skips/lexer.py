@@ -31,7 +31,9 @@ FAMILIES: dict[str, re.Pattern[str]] = {
     "jvm": re.compile(rf'{_LINE}|{_BLOCK}|(?P<s>""".*?(?:"""|\Z)|{_DQ}|{_SQ_CHAR})', re.S),
     # PHP: '//' and '#' comments, but '#[...]' is an attribute
     "php": re.compile(rf"(?P<c>(?://|#(?!\[))[^\n]*)|{_BLOCK}|(?P<s>{_DQ}|{_SQ_STRING})", re.S),
-    "ruby": re.compile(rf"{_HASH}|(?P<s>{_DQ}|{_SQ_STRING})", re.S),
+    # Ruby: heredocs (<<~EOS ... EOS) are strings too
+    "ruby": re.compile(rf"{_HASH}|(?P<s><<[~-]?(?P<hq>[\"'`]?)(?P<hid>[A-Z_][A-Z_0-9]*)(?P=hq).*?^\s*(?P=hid)$"
+                       rf"|{_DQ}|{_SQ_STRING})", re.S | re.M),
     # YAML, INI, TOML, Makefile, shell: '#' starts a comment at a line start or after a
     # space; strings stay in the code layer (a CI command is often quoted)
     "conf": re.compile(r"(?P<q>\"(?:\\.|[^\"\\\n])*\"|'[^'\n]*')|(?:(?<=\s)|^)(?P<c>#[^\n]*)",

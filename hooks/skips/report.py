@@ -61,7 +61,8 @@ def list_rules() -> int:
                 example = rule.bad.strip().splitlines()
                 shown = next((ln.strip() for ln in example if rule.pattern.search(ln)),
                              example[0].strip())
-                print(f"  {pack.name:<11} {rule.message}\n  {'':<11} e.g. {shown}")
+                off = " (opt-in: --enable " + rule.id + ")" if rule.opt_in else ""
+                print(f"  {pack.name:<11} {rule.message}{off}\n  {'':<11} e.g. {shown}")
         for rule in CHANGE_RULES:
             if rule.id == rule_id:
                 print(f"  {'any':<11} {rule.message}\n  {'':<11} e.g. "

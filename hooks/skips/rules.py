@@ -56,15 +56,17 @@ class Rule:
     """One pattern. ``scope`` says what it reads: the line's code (strings blanked, comments
     gone), its comment text, or the raw line (for patterns that live inside strings).
     ``previous``, when set, must match the nearest non-blank code line above.
-    ``files``, when set, limits the rule to paths it matches."""
+    ``files``, when set, limits the rule to paths it matches; ``tests_only`` to the pack's
+    test files. An ``opt_in`` rule runs only when ``--enable`` names its id."""
 
     __slots__ = ("_needles", "_pattern", "bad", "before", "files", "good", "id", "message",
-                 "previous", "sample", "scope", "source")
+                 "opt_in", "previous", "sample", "scope", "source", "tests_only")
 
     def __init__(self, rule_id: str, message: str, pattern: str, bad: str, good: str, *,
                  scope: str = "code", files: str | None = None,
                  previous: str | None = None, sample: str | None = None,
-                 before: str | None = None) -> None:
+                 before: str | None = None, tests_only: bool = False,
+                 opt_in: bool = False) -> None:
         assert rule_id in RULE_TITLES, rule_id  # noqa: S101  # a typo in the data is our bug
         self.id = rule_id
         self.message = message
@@ -78,6 +80,8 @@ class Rule:
         self.previous = LazyRegex(previous) if previous else None
         self.sample = sample  # where its examples are staged, when not the pack's sample
         self.before = before  # committed before the example is staged (rules about removals)
+        self.tests_only = tests_only  # only in the pack's test files (not library source)
+        self.opt_in = opt_in  # below 90% precision on real history: runs only with --enable
 
     @property
     def needles(self) -> tuple[str, ...] | None:
@@ -99,11 +103,11 @@ class Pack:
     """The rules of one ecosystem (which files it reads: ``hooks.skips.FILES``)."""
 
     __slots__ = ("_gate", "_needles", "assertion", "family", "name", "rules",
-                 "sample", "test_definition", "test_files")
+                 "sample", "test_definition", "test_files", "test_module")
 
     def __init__(self, name: str, *, family: str, sample: str, rules: Sequence[Rule],
                  test_files: str | None = None, assertion: str | None = None,
-                 test_definition: str | None = None) -> None:
+                 test_definition: str | None = None, test_module: str | None = None) -> None:
         self.name = name
         self.family = family
         self.sample = sample  # the file name examples are staged under
@@ -111,6 +115,9 @@ class Pack:
         self.test_files = LazyRegex(test_files) if test_files else None
         self.assertion = LazyRegex(assertion) if assertion else None
         self.test_definition = LazyRegex(test_definition) if test_definition else None
+        # in a source file that is not a test file, where its tests start (Rust's
+        # #[cfg(test)] module): only assertions below it are the tests' assertions
+        self.test_module = LazyRegex(test_module) if test_module else None
         self._needles: tuple[str, ...] | bool | None = False  # False: not computed yet
         self._gate: re.Pattern[str] | None = None
 

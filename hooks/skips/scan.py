@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Sequence
 
@@ -78,9 +79,11 @@ class FileScan:
                 return code[i]
         return ""
 
-    def candidates(self, added: Sequence[tuple[int, str]]) -> list[tuple[int, str, Pack, Rule]]:
+    def candidates(self, added: Sequence[tuple[int, str]],
+                   enabled: frozenset[str] = frozenset()) -> list[tuple[int, str, Pack, Rule]]:
         """Rules matching the raw added lines: needs no file content, and most lines stop at
-        the needle check. ``hits`` then confirms each on the lexed line."""
+        the needle check. ``hits`` then confirms each on the lexed line. Opt-in rules run
+        only when ENABLED names them."""
         found: list[tuple[int, str, Pack, Rule]] = []
         added = [(n, t) for n, t in added if len(t) <= MAX_LINE]
         everything = "\n".join(t for _, t in added)
@@ -88,6 +91,8 @@ class FileScan:
             # a rule whose needles appear nowhere in the change is out for the whole file
             checks = [(rule, needles) for rule in pack.rules
                       if not (rule.files and not rule.files.search(self.path))
+                      and not (rule.opt_in and rule.id not in enabled)
+                      and not (rule.tests_only and not pack.is_test_file(self.path))
                       for needles in [pack.needles_of(rule) or ("",)]
                       if any(n in everything for n in needles)]
             if not checks:
@@ -99,20 +104,24 @@ class FileScan:
                 for rule, needles in checks:
                     for needle in needles:
                         if needle in raw:  # only now is the rule's regex compiled and run
-                            if rule.pattern.search(raw):
+                            # a comment rule reads the comment, indented or not
+                            if rule.pattern.search(raw.lstrip() if rule.scope == "comment"
+                                                   else raw):
                                 found.append((number, raw, pack, rule))
                             break
         return found
 
     def hits(self, candidates: Iterable[tuple[int, str, Pack, Rule]]) -> list[Hit]:
         found: list[Hit] = []
+        seen: set[tuple[int, str]] = set()
         for number, raw, pack, rule in candidates:
             m = rule.pattern.search(self.layer(pack, rule.scope, number))
-            if not m:
+            if not m or (number, rule.id) in seen:  # a line is reported once per rule id
                 continue
             if rule.previous and not rule.previous.search(
                     self.previous_code(pack, number)):
                 continue
+            seen.add((number, rule.id))
             found.append(Hit(self.path, number, m.start() + 1, rule, raw))
         return found
 
@@ -127,83 +136,69 @@ class FileScan:
         return None
 
 
-def change_hits(diff: FileDiff, packs: Sequence[Pack],
-                added: Sequence[tuple[int, str]]) -> list[Hit]:
-    """SKP009 and SKP007 judged from what the change removes from a test file."""
-    from hooks.skips.rules import REMOVED_ASSERTION
-    from hooks.skips.rules import RENAMED_TEST
-
-    found: list[Hit] = []
-    removed = [(pos, raw.decode("utf-8", "replace")) for pos, raw in diff.removed]
-    added_at = dict(added)
-    for pack in packs:
-        if pack.assertion and pack.is_test_file(diff.path):
-            gone = [(pos, t) for pos, t in removed if pack.assertion.search(t)]
-            if gone and not any(pack.assertion.search(t) for _, t in added):
-                pos, text = gone[0]
-                found.append(Hit(diff.path, pos, 1, REMOVED_ASSERTION, text))
-        if pack.test_definition:
-            for pos, text in removed:
-                if not pack.test_definition.search(text) or pos not in added_at:
-                    continue
-                replacement = added_at[pos]
-                if not pack.test_definition.search(replacement) and _same_stem(text, replacement):
-                    found.append(Hit(diff.path, pos, 1, RENAMED_TEST, replacement))
-    return found
-
-
-def _same_stem(before: str, after: str) -> bool:
-    """The added line still names the test's subject (test_pay -> _test_pay, TestPay -> testPay)."""
-    names = re.findall(r"[A-Za-z_]\w*", before)
-    stems = {re.sub(r"(?i)^_*test_*", "", n).lower() for n in names if "test" in n.lower()}
-    return any(stem and stem in after.lower() for stem in stems)
-
-
 def decode(data: bytes | None) -> str | None:
     if data is None or b"\0" in data:
         return None  # absent, or binary
     return data.decode("utf-8", "replace")
 
 
-def scan_change(found: Change, only: set[str] | None) -> list[tuple[Hit, FileScan]]:
+# paths -> their content after the change (None: absent or binary)
+Contents = Callable[[Sequence[str]], "dict[str, str | None]"]
+
+
+def scan_change(found: Change, only: set[str] | None,
+                enabled: frozenset[str] = frozenset()) -> list[tuple[Hit, FileScan]]:
+    """The hook's view: git's diff of the change, contents read from git on demand."""
+    diffs = [d for d in found.diffs()
+             if not d.submodule and (only is None or d.path in only)]
+
+    def contents(paths: Sequence[str]) -> dict[str, str | None]:
+        blobs = git.blobs(found.blob_spec(p) for p in paths)
+        return {p: decode(blobs.get(found.blob_spec(p))) for p in paths}
+
+    merged: Contents | None = None
+    if found.merging:  # scan what the resolution adds, not what the merged branch brought
+        def merged(paths: Sequence[str]) -> dict[str, str | None]:
+            blobs = git.blobs(f"MERGE_HEAD:{p}" for p in paths)
+            return {p: decode(blobs.get(f"MERGE_HEAD:{p}")) for p in paths}
+    return scan_diffs(diffs, contents, merged, enabled)
+
+
+def scan_diffs(diffs: Sequence[FileDiff], contents: Contents, merged: Contents | None = None,
+               enabled: frozenset[str] = frozenset()) -> list[tuple[Hit, FileScan]]:
+    """The one scan of a change, whatever it came from (git, or stored before/after texts):
+    the rules over each file's added lines, then the judgements about the change as a whole.
+    ENABLED names the opt-in rules to run as well."""
     from hooks.skips import packs_for
+    from hooks.skips.changes import ChangedFile
+    from hooks.skips.changes import judge_change
 
-    todo: list[tuple[FileDiff, list[Pack], list[tuple[int, str]]]] = []
-    for diff in found.diffs():
-        if diff.submodule or (only is not None and diff.path not in only):
-            continue
+    todo: list[ChangedFile] = []
+    for diff in diffs:
         packs = packs_for(diff.path)
-        if not packs:
-            continue
-        added = [(n, raw.decode("utf-8", "replace")) for n, raw in diff.added]
-        todo.append((diff, packs, added))
-    merging = found.merging
-    theirs: dict[str, bytes | None] = {}
-    if merging:  # scan what the resolution adds, not what the merged branch brought
-        theirs = git.blobs(f"MERGE_HEAD:{d.path}" for d, _, _ in todo)
-    results: list[tuple[Hit, FileScan]] = []
-    scans = []
-    for diff, packs, all_added in todo:
-        added = all_added
-        if merging:
-            merged_lines = set((decode(theirs.get(f"MERGE_HEAD:{diff.path}")) or "").split("\n"))
-            added = [(n, t) for n, t in all_added if t not in merged_lines]
-        scan = FileScan(diff.path, packs, None)
-        scans.append((scan, added, diff, scan.candidates(added)))
-    # fetch the staged (or target) content only of files with a candidate line
-    contents = git.blobs(found.blob_spec(s.path) for s, _, _, c in scans if c)
-    for scan, added, diff, candidates in scans:
-        scan.text = decode(contents.get(found.blob_spec(scan.path)))
-        hits = scan.hits(candidates) if candidates and scan.text is not None else []
-        if not diff.deleted:
-            hits += change_hits(diff, scan.packs, added)
-        if hits and scan.text is None:
-            scan.text = decode(git.blob(found.blob_spec(scan.path))) or ""
-        results += [(hit, scan) for hit in hits]
-    return results
+        if packs:
+            added = [(n, raw.decode("utf-8", "replace")) for n, raw in diff.added]
+            todo.append(ChangedFile(diff, packs, added))
+    if merged is not None:
+        theirs = merged([f.diff.path for f in todo])
+        for f in todo:
+            merged_lines = set((theirs.get(f.diff.path) or "").split("\n"))
+            f.added = [(n, t) for n, t in f.added if t not in merged_lines]
+    candidates = []
+    for f in todo:
+        candidates.append(f.scan.candidates(f.added, enabled))
+    # read the content after the change only of files with a candidate line
+    texts = contents([f.diff.path for f, c in zip(todo, candidates) if c])
+    hits: list[Hit] = []
+    for f, found in zip(todo, candidates):
+        f.scan.text = texts.get(f.diff.path)
+        if found and f.scan.text is not None:
+            hits += f.scan.hits(found)
+    return judge_change(todo, hits, contents, enabled)
 
 
-def scan_whole_files(paths: Iterable[str]) -> list[tuple[Hit, FileScan]]:
+def scan_whole_files(paths: Iterable[str],
+                     enabled: frozenset[str] = frozenset()) -> list[tuple[Hit, FileScan]]:
     from hooks.skips import packs_for
 
     results: list[tuple[Hit, FileScan]] = []
@@ -220,5 +215,5 @@ def scan_whole_files(paths: Iterable[str]) -> list[tuple[Hit, FileScan]]:
             continue
         scan = FileScan(path, packs, text)
         lines = list(enumerate(scan.raw_lines(), 1))
-        results += [(hit, scan) for hit in scan.hits(scan.candidates(lines))]
+        results += [(hit, scan) for hit in scan.hits(scan.candidates(lines, enabled))]
     return results

@@ -11,11 +11,15 @@ PACK = Pack(
     "go", family="go", sample="pay/pay_test.go",
     test_files=TEST_GO,
     assertion=r"\b\w+\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(?:assert|require)\.\w+\s*\("
-              r"|\bExpect\s*\(|\bΩ\s*\(",
+              r"|\bExpect\s*\(|\bΩ\s*\("
+              # testify's own package and helpers: an exported function given the *testing.T
+              r"|(?<![\w.])[A-Z]\w*\s*\(\s*(?:t|mockT|\w+\.T\(\))\s*[,)]"
+              r"|\b\w+\.(?:Require\(\)\.|Assert\(\)\.)?(?:Equal|NotEqual|True|False|Nil|NotNil"
+              r"|NoError|Error|ErrorIs|Contains|Len|Empty|NotEmpty|Panics)\w*\s*\(",
     test_definition=r"^\s*func\s+Test\w*\s*\(",
     rules=[
         Rule("SKP001", "test skipped with t.Skip",
-             r"\b\w+\.Skip(?:f|Now)?\s*\(", "func TestPay(t *testing.T) {\n\tt.Skip(\"flaky\")\n}\n",
+             r"(?:\b\w+|\))\.Skip(?:f|Now)?\s*\(", "func TestPay(t *testing.T) {\n\tt.Skip(\"flaky\")\n}\n",
              "func TestPay(t *testing.T) {\n\tif pay() != 1 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
              files=TEST_GO),
         Rule("SKP001", "ginkgo spec skipped (X prefix or Skip)",
@@ -29,12 +33,12 @@ PACK = Pack(
              "var _ = Describe(\"cart\", func() {\n\tIt(\"pays\", func() { Expect(pay()).To(Equal(1)) })\n})\n",
              files=TEST_GO),
         Rule("SKP003", "skip under a constant condition: the test never runs",
-             r"\b\w+\.Skip(?:f|Now)?\s*\(", "func TestPay(t *testing.T) {\n\tif true {\n\t\tt.Skip()\n\t}\n}\n",
+             r"(?:\b\w+|\))\.Skip(?:f|Now)?\s*\(", "func TestPay(t *testing.T) {\n\tif true {\n\t\tt.Skip()\n\t}\n}\n",
              "func TestPay(t *testing.T) {\n\tif testing.Short() {\n\t\treturn\n\t}\n}\n",
              files=TEST_GO, previous=r"^\s*if\s+(?:true|1\s*==\s*1|!false)\s*\{\s*$"),
         Rule("SKP004", "assertion that cannot fail",
-             r"\b(?:assert|require)\.True\s*\(\s*\w+\s*,\s*true\s*[,)]"
-             r"|\b(?:assert|require)\.Equal\s*\(\s*\w+\s*,\s*(\w+|\"\s*\")\s*,\s*\1\s*[,)]"
+             r"(?<![\w.!])(?:(?:assert|require)\.)?True\s*\(\s*\w+\s*,\s*true\s*[,)]"
+             r"|(?<![\w.!])(?:(?:assert|require)\.)?Equal\s*\(\s*\w+\s*,\s*(\w+|\"\s*\")\s*,\s*\1\s*[,)]"
              r"|\bExpect\s*\(\s*true\s*\)\s*\.\s*To\s*\(\s*BeTrue\s*\(\s*\)\s*\)",
              "func TestPay(t *testing.T) {\n\tassert.True(t, true)\n}\n",
              "func TestPay(t *testing.T) {\n\tassert.True(t, pay())\n}\n", files=TEST_GO),

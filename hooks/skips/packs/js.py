@@ -6,17 +6,31 @@ from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 _BLOCKS = r"(?:describe|it|test|context|suite|specify)"
+# ava and node:test chain modifiers: test.serial.skip(...), test.concurrent.only(...)
+_CHAIN = r"(?:\.(?:serial|concurrent|sequential|cb|each|only|skip))*"
+# outside test files (a framework's own source defines `exports.it.skip = ...`, reads
+# `if (test.fails)`): only a call that defines a test, with its title
+_CALL = r"\s*\(\s*[\"'`]"
 
 PACK = Pack(
     "javascript", family="js", sample="src/cart.test.ts",
-    test_files=r"\.(test|spec|cy)\.[cm]?[jt]sx?$|(^|/)(__tests__|tests?|e2e|cypress)/",
-    assertion=r"\bexpect\s*\(|\bassert(\.\w+)?\s*\(|\bshould\b",
+    test_files=r"\.(test|spec|cy)\.[cm]?[jt]sx?$|(^|/)(__tests__|tests?|specs?|e2e|cypress)/",
+    # read on code (comments and strings set apart): expect, assert, should, ava's t.*
+    assertion=r"\bexpect\s*[.(]|\bassert(\.\w+)?\s*\(|\bshould\b"
+              r"|(?<![\w.])t\.(?:is|not|deepEqual|notDeepEqual|like|true|false|truthy|falsy"
+              r"|throws|throwsAsync|notThrows|notThrowsAsync|regex|notRegex|snapshot|fail|pass"
+              r"|assert|ok|notOk|equal|same|match|rejects|resolves|error)\s*\(",
     test_definition=r"^\s*(it|test|specify)\s*\(",
     rules=[
         Rule("SKP001", "test or suite skipped with .skip",
-             rf"\b{_BLOCKS}\.skip\b",
+             rf"\b{_BLOCKS}{_CHAIN}\.skip\b",
              "it.skip('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
-             "it('pays', () => {\n  expect(pay()).toBe(1);\n});\n"),
+             "it('pays', () => {\n  expect(pay()).toBe(1);\n});\n", tests_only=True),
+        Rule("SKP001", "test or suite skipped with .skip",
+             rf"\b{_BLOCKS}{_CHAIN}\.skip{_CALL}",
+             "it.skip('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
+             "exports.it.skip = function (title, fn) {\n  return it(title);\n};\n",
+             sample="src/cart.js"),
         Rule("SKP001", "test or suite skipped with an x prefix",
              r"(?<![\w.$])x(?:it|describe|test|context|specify)\s*\(",
              "xit('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
@@ -27,10 +41,15 @@ PACK = Pack(
              "test('pays', (t) => {\n  t.skip();\n});\n",
              "test('pays', (t) => {\n  t.assert.equal(pay(), 1);\n});\n"),
         Rule("SKP002", "focused test: every other test in the file silently stops running",
-             rf"\b(?:{_BLOCKS}|fixture)\.only\b|(?<![\w.$])f(?:it|describe|test)\s*\("
+             rf"\b(?:{_BLOCKS}|fixture){_CHAIN}\.only\b|(?<![\w.$])f(?:it|describe|test)\s*\("
              r"|\{\s*only\s*:\s*true\b",
              "it.only('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
-             "it('pays only once', () => {\n  expect(pay()).toBe(1);\n});\n"),
+             "it('pays only once', () => {\n  expect(pay()).toBe(1);\n});\n", tests_only=True),
+        Rule("SKP002", "focused test: every other test in the file silently stops running",
+             rf"\b(?:{_BLOCKS}|fixture){_CHAIN}\.only{_CALL}",
+             "it.only('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
+             "exports.it.only = function (title, fn) {\n  return it(title);\n};\n",
+             sample="src/cart.js"),
         Rule("SKP003", "skip condition is a constant: the test never runs",
              rf"\b{_BLOCKS}\.skipIf\s*\(\s*(?:true|1|!0)\s*\)|\b{_BLOCKS}\.runIf\s*\(\s*(?:false|0|!1)\s*\)"
              r"|\btest\.skip\s*\(\s*true\s*[,)]",
@@ -49,13 +68,19 @@ PACK = Pack(
              "test('pays', () => {});\n",
              "test('pays', () => { expect(pay()).toBe(1); });\n"),
         Rule("SKP005", "todo or expected-failure test: counted, never checked",
-             rf"\b{_BLOCKS}\.(?:todo|failing|fails)\b|\btest\.fail\s*\(|\{{\s*todo\s*:\s*true\b",
+             rf"\b{_BLOCKS}{_CHAIN}\.(?:todo|failing|fails)\b|\btest\.fail\s*\("
+             r"|\{\s*todo\s*:\s*true\b",
              "it.todo('pays');\n",
-             "it('pays', () => {\n  expect(pay()).toBe(1);\n});\n"),
+             "it('pays', () => {\n  expect(pay()).toBe(1);\n});\n", tests_only=True),
+        Rule("SKP005", "todo or expected-failure test: counted, never checked",
+             rf"\b{_BLOCKS}{_CHAIN}\.(?:todo|failing|fails){_CALL}",
+             "it.todo('pays');\n",
+             "if (test.fails) {\n  report(test);\n}\n", sample="src/cart.js"),
         Rule("SKP006", "test definition commented out",
-             rf"^\s*(?://+|/?\*+)?\s*{_BLOCKS}(?:\.\w+)?\s*\(\s*[\"'`]",
+             # not a JSDoc example line (' * describe(...)'), nor outside test files
+             rf"^\s*(?://+|/\*+)?\s*{_BLOCKS}(?:\.\w+)?\s*\(\s*[\"'`]",
              "// it('pays', () => {\n//   expect(pay()).toBe(1);\n// });\n",
              "// pays once per cart\nit('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
-             scope="comment"),
+             scope="comment", tests_only=True),
     ],
 )

@@ -8,8 +8,10 @@ from hooks.skips.rules import Rule
 PACK = Pack(
     "jvm", family="jvm", sample="src/test/java/CartTest.java",
     test_files=r"(^|/)src/test/|Tests?\.(java|kt|groovy|scala)$|Spec\.(groovy|kt|scala)$",
-    assertion=r"\bassert\w*\s*\(|\bassertThat\b|\bverify\s*\(|\bshould\w*\b|\bexpect\s*[({]",
-    test_definition=r"^\s*@(?:Test|ParameterizedTest|RepeatedTest)\b",
+    assertion=r"\bassert\w*\s*\(|\bassertThat\b|\bverify\s*\(|\bshould\w*\b|\bexpect\s*[({]"
+              r"|(?<![\w.])fail\s*\(",
+    test_definition=r"^\s*@(?:Test|ParameterizedTest|RepeatedTest)\b"
+                    r"|^\s*public\s+void\s+test\w*\s*\(",  # JUnit 3: collected by its name
     rules=[
         Rule("SKP001", "test disabled (@Disabled, @Ignore, enabled = false)",
              r"@(?:Disabled|Ignore)\b|@Test\s*\(\s*enabled\s*=\s*false\b"

@@ -8,7 +8,11 @@ from hooks.skips.rules import Rule
 PACK = Pack(
     "python", family="python", sample="tests/test_sample.py",
     test_files=r"(^|/)(test_[^/]*|[^/]*_test|conftest)\.py$|(^|/)tests?/[^/]*\.py$",
-    assertion=r"^\s*(assert\b|self\.assert\w*\s*\(|(self\.)?fail\s*\(|pytest\.(raises|fail)\b)",
+    # an assert statement, or a call that asserts: unittest's, pytest.raises/warns (also as a
+    # context manager), mock's assert_called..., a project's own assert_*/check_* helpers
+    assertion=r"^\s*(?:assert\b|(?:with\s+|await\s+|\w+\s*=\s*)?(?:\w+\.)*"
+              r"(?:assert\w*|fail|raises|warns|deprecated_call|check\w*|verify\w*)\s*\()"
+              r"|\bzip\s*\(.*\bstrict\s*=\s*True\b",  # zip(strict=True) checks the lengths
     test_definition=r"^\s*(async\s+)?def\s+test\w*\s*\(|^\s*class\s+Test\w*",
     rules=[
         Rule("SKP001", "test skipped with pytest.mark.skip",
@@ -50,7 +54,7 @@ PACK = Pack(
              "@pytest.mark.xfail\ndef test_pay():\n    assert pay() == 2\n",
              "@pytest.mark.parametrize('n', [1])\ndef test_pay(n):\n    assert pay() == n\n"),
         Rule("SKP006", "test definition commented out",
-             r"^#+\s*(?:(?:async\s+)?def\s+test\w*\s*\(|class\s+Test\w*\b|@pytest\.mark\.)",
+             r"^#+\s*(?:(?:async\s+)?def\s+test\w*\s*\(|class\s+Test\w*\b)",
              "# def test_pay():\n#     assert pay() == 1\n",
              "# the test below covers refunds\ndef test_refund():\n    assert refund() == 1\n",
              scope="comment"),

@@ -7,7 +7,8 @@ from hooks.skips.rules import Rule
 
 PACK = Pack(
     "rust", family="c", sample="tests/pay.rs",
-    test_files=r"(^|/)tests/[^/]*\.rs$|_test\.rs$|(^|/)src/.*\.rs$",
+    test_files=r"(^|/)tests/.*\.rs$|_tests?\.rs$",
+    test_module=r"#\[cfg\(test\)\]",  # a src/ file's unit tests: production code above it
     assertion=r"\b(?:assert|assert_eq|assert_ne|debug_assert\w*)!\s*\(",
     test_definition=r"^\s*#\[(?:tokio::)?test\b",
     rules=[

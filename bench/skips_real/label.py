@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""Write labels.json: the first review's labels (round1/, by build_labels.py there, every
+decision with its reason) amended by the second review below, every decision with its reason.
+
+    cd bench/skips_real && python3 label.py
+
+Second review: findings the first review never saw (files the hook now reads, call shapes it
+now matches) and lines whose label changed with a decision stated in the README:
+a construct already on the line a change edits (a module list edited on a line that already
+had -Dmaven.test.skip, `xfail` -> `xfail(strict=True)`, a comment added after `@Ignore`, a
+failing test moved) is not an insertion.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+PRE_EXISTING = "not an insertion: the construct was already on the line this change edits"
+NOT_INSERTIONS = {  # (repo, commit prefix, path, line): why
+    ("pallets/click", "6859e3c9ab", "tests/test_arguments.py", 293):
+        PRE_EXISTING + " (@pytest.mark.xfail -> @pytest.mark.xfail(strict=True))",
+    ("sindresorhus/got", "a004263b4f", "test/timeout.ts", 635):
+        PRE_EXISTING + " (the same test.serial.failing test moved from line 687)",
+    ("sindresorhus/got", "3c23eea5a0", "test/arguments.ts", 303):
+        PRE_EXISTING + " (a test.failing line replaced by another test.failing line)",
+    ("google/gson", "5253ddbde0", "gson/src/test/java/com/google/gson/functional/"
+                                  "Java17RecordTest.java", 30):
+        PRE_EXISTING + " (a comment appended to an existing @Ignore)",
+    **{("google/gson", c, p, n): PRE_EXISTING + " (-Dmaven.test.skip already there)"
+       for c, p, n in [
+           ("48db33cbf9", ".github/workflows/check-android-compatibility.yml", 38),
+           ("dbf0f04165", ".github/workflows/check-api-compatibility.yml", 54),
+           ("ddc55e44e7", ".github/workflows/build.yml", 97),
+           ("ddc55e44e7", ".github/workflows/build.yml", 101),
+           ("ddc55e44e7", ".github/workflows/check-android-compatibility.yml", 38),
+           ("ddc55e44e7", ".github/workflows/check-api-compatibility.yml", 46),
+           ("ddc55e44e7", ".github/workflows/check-api-compatibility.yml", 54)]},
+}
+# findings: (repo, commit prefix, path, line, rule): (label, insertion kind or None, why)
+FINDINGS = {
+    ("pytest-dev/pytest", "ecac57287b", "testing/test_warnings.py", 565, "SKP001"):
+        ("tp", "plain", "a commented-out skip decorator un-commented: the skip is now active"),
+    ("google/gson", "5ce889e2a4", ".github/workflows/check-android-compatibility.yml", 34,
+     "SKP008"): ("fp", None, PRE_EXISTING + " (-DskipTests became -Dmaven.test.skip)"),
+    ("mochajs/mocha", "a2f2e087a2", "test/integration/esm.spec.js", 42, "SKP001"):
+        ("tp", "conditional", "one conditional this.skip() became two: this line is new"),
+    ("stretchr/testify", "f6376e8a31", "require/requirements_test.go", 61, "SKP004"):
+        ("tp", "plain", "testify tests its own Equal(): Equal(t, 1, 1) is vacuous by design"),
+    ("sindresorhus/got", "b933476940", "test/url-to-options.ts", 91, "SKP009"):
+        ("tp", "plain", "t.is checks of the parsed URL removed, nothing in their place"),
+    ("sindresorhus/got", "c2ce656cb0", "test/https.ts", 501, "SKP009"):
+        ("fp", None, "the deleted test was already skipped (test.skip): no running check lost"),
+    ("sindresorhus/got", "88c88fbc46", "test/cache.ts", 381, "SKP009"):
+        ("tp", "plain", "test commented out: its checks no longer run"),
+    ("sindresorhus/got", "88c88fbc46", "test/redirects.ts", 340, "SKP009"):
+        ("tp", "plain", "test 'throws on malformed redirect URI' deleted"),
+    ("sindresorhus/got", "0a79ccbe91", "test/merge-instances.ts", 37, "SKP009"):
+        ("tp", "plain", "test commented out: its checks no longer run"),
+    ("sindresorhus/got", "20b7e845a6", "test/arguments.js", 38, "SKP009"):
+        ("tp", "plain", "callback-API test deleted with the feature (deliberate)"),
+    ("sindresorhus/got", "20b7e845a6", "test/helpers.js", 19, "SKP009"):
+        ("tp", "plain", "callback-mode test deleted with the feature (deliberate)"),
+    ("rack/rack", "9e10390006", "test/spec_head.rb", 46, "SKP009"):
+        ("tp", "plain", "must_equal removed, none in its place"),
+    ("mochajs/mocha", "2f264784d2", "test/node-unit/cli/options.spec.js", 89, "SKP009"):
+        ("tp", "plain", "mocha.opts tests deleted with the feature (deliberate)"),
+    ("mochajs/mocha", "802fb0593a", "test/node-unit/cli/node-flags.spec.js", 89, "SKP009"):
+        ("tp", "plain", "debug-flag checks deleted with Node v6 support (deliberate)"),
+}
+
+
+def main() -> None:
+    with open(os.path.join(HERE, "round1", "labels.json"), encoding="utf-8") as f:
+        labels = json.load(f)
+
+    def match(x: dict, key: tuple) -> bool:
+        return (x["repo"], x["path"], int(x["line"])) == (key[0], key[2], key[3]) \
+            and x["commit"].startswith(key[1])
+
+    for key, why in NOT_INSERTIONS.items():
+        labels["insertions"] = [x for x in labels["insertions"] if not match(x, key)]
+        for x in labels["findings"]:
+            if match(x, key):
+                x.update(label="fp", why=why)
+    import lzma
+
+    with lzma.open(os.path.join(HERE, "cases.jsonl.xz"), "rt", encoding="utf-8") as f:
+        commits = {c["commit"][:10]: c["commit"] for c in map(json.loads, f)}
+    by_key = {(x["repo"], x["commit"][:10], x["path"], int(x["line"]), x["rule"]): x
+              for x in labels["findings"]}
+    insertion_at = {(x["repo"], x["commit"][:10], x["path"], int(x["line"])): x
+                    for x in labels["insertions"]}
+    for key, (label, kind, why) in FINDINGS.items():
+        repo, commit, path, line, rule = key
+        full = commits.get(commit, commit)
+        entry = by_key.setdefault(key, {"repo": repo, "commit": full, "path": path,
+                                        "line": line, "rule": rule})
+        entry.update(label=label, why=why)
+        if kind and key[:4] not in insertion_at:
+            insertion_at[key[:4]] = {"repo": repo, "commit": full, "path": path, "line": line,
+                                     "rule": rule, "kind": kind, "why": why}
+        elif kind:
+            insertion_at[key[:4]].update(kind=kind, why=why)
+    labels["findings"] = list(by_key.values())
+    labels["insertions"] = list(insertion_at.values())
+    labels["notes"] += (" Second review (label.py): a construct already on an edited line is "
+                        "not an insertion; a finding on a labelled insertion's line is tp.")
+    with open(os.path.join(HERE, "labels.json"), "w", encoding="utf-8") as f:
+        json.dump(labels, f, indent=0)
+    print(f"labels.json: {len(labels['findings'])} findings, "
+          f"{len(labels['insertions'])} insertions")
+
+
+if __name__ == "__main__":
+    main()

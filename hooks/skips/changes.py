@@ -1,0 +1,241 @@
+"""Judgements about the change as a whole, not one added line at a time.
+
+- A construct the change also removes is not an insertion: a re-indented ``@Ignore``, a
+  retitled ``test.failing(...)``, a module renamed on a line that already had ``-DskipTests``,
+  a skip moved to another file. Counted as a multiset over the whole change, so only net new
+  constructs are reported.
+- SKP009: assertions removed with nothing in their place. Removed lines are lexed (a comment
+  or a string that says "should" or "assert" is not an assertion); an assertion still in the
+  file, or added anywhere in the change (a test moved to another file), is not lost.
+- SKP007: a test definition renamed so the runner no longer collects it, judged only on the
+  added line that replaced it (same hunk, same position) and only when nothing but the name
+  changed and the new name is the old one with its collectable prefix changed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable
+from collections.abc import Sequence
+
+from hooks.core.diff import FileDiff
+from hooks.skips.rules import REMOVED_ASSERTION
+from hooks.skips.rules import RENAMED_TEST
+from hooks.skips.rules import Pack
+from hooks.skips.rules import Rule
+from hooks.skips.scan import FileScan
+from hooks.skips.scan import Hit
+
+Contents = Callable[[Sequence[str]], "dict[str, str | None]"]
+
+
+class ChangedFile:
+    """One file of the change with the packs that read it and the lines it adds."""
+
+    __slots__ = ("added", "diff", "packs", "scan")
+
+    def __init__(self, diff: FileDiff, packs: list[Pack], added: list[tuple[int, str]]) -> None:
+        self.diff = diff
+        self.packs = packs
+        self.added = added
+        self.scan = FileScan(diff.path, packs, None)
+
+    def removed(self) -> list[tuple[int, str]]:
+        return [(pos, raw.decode("utf-8", "replace")) for pos, raw in self.diff.removed]
+
+
+def _norm(text: str) -> str:
+    return "".join(text.split())
+
+
+def _code_blocks(lines: Sequence[tuple[int, str]], family: str,
+                 step: int) -> list[tuple[int, str, str, str]]:
+    """(position, raw, code, comment) for LINES, each run of adjacent lines lexed together so that a
+    comment or a string spanning them is set apart (STEP: 1 for added lines, which number
+    consecutively; 0 for removed ones, which share their hunk's position)."""
+    from hooks.skips.lexer import lex
+
+    out: list[tuple[int, str, str, str]] = []
+    run: list[tuple[int, str]] = []
+    for item in [*lines, None]:
+        if item is not None and (not run or item[0] == run[-1][0] + step):
+            run.append(item)
+            continue
+        if run:
+            lexed = lex("\n".join(t for _, t in run), family)
+            out += [(pos, raw, code, comment.strip()) for (pos, raw), code, comment
+                    in zip(run, lexed.code, lexed.comments)]
+        run = [item] if item is not None else []
+    return out
+
+
+def _net_new(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
+    """Drop hits whose construct the change also removes (moved, re-indented, retitled)."""
+    if not hits:
+        return hits
+    from difflib import SequenceMatcher
+
+    # removed lines, raw and as code (a construct named in a removed string or comment
+    # did not exist before)
+    removed = [(raw, code, comment) for f in files if f.diff.removed
+               for _, raw, code, comment in _code_blocks(f.removed(), f.packs[0].family, 0)]
+    before: dict[tuple[str, str], list[str]] = {}  # (rule id, construct) -> removed lines
+    for rule in {id(h.rule): h.rule for h in hits}.values():
+        for raw, code, comment in removed:
+            layer = {"code": code, "comment": comment}.get(rule.scope, raw)
+            key = _construct(rule, layer)
+            if key:
+                before.setdefault(key, []).append(_norm(raw))
+    by_key: dict[tuple[str, str], list[Hit]] = {}
+    for hit in hits:
+        key = _construct(hit.rule, hit.text)
+        if key in before:
+            by_key.setdefault(key, []).append(hit)
+    excused: set[int] = set()
+    for key, group in by_key.items():
+        # each removed construct excuses the added line most like the line it was on
+        def likeness(hit: Hit, olds: list[str] = before[key]) -> float:
+            return max(SequenceMatcher(None, _norm(hit.text), old).ratio() for old in olds)
+        group.sort(key=likeness, reverse=True)
+        excused.update(id(h) for h in group[:len(before[key])])
+    return [h for h in hits if id(h) not in excused]
+
+
+def _construct(rule: Rule, text: str) -> tuple[str, str] | None:
+    m = rule.pattern.search(text.lstrip() if rule.scope == "comment" else text)
+    return (rule.id, _norm(m.group(0))) if m else None
+
+
+def _assertion_pack(f: ChangedFile) -> Pack | None:
+    return next((p for p in f.packs if p.assertion and
+                 (p.is_test_file(f.diff.path) or p.test_module)), None)
+
+
+def _live_checks(f: ChangedFile, pack: Pack) -> list[tuple[int, str, str]]:
+    """The removed lines as code, less the runs that begin with a skipped test (its header:
+    decorator or definition in the first lines of the run): deleting a skipped test loses no
+    check that ran."""
+    skips = [r for r in pack.rules if r.id in ("SKP001", "SKP005") and r.scope == "code"]
+    runs: dict[int, list[tuple[int, str, str]]] = {}
+    for pos, raw, code, _ in _code_blocks(f.removed(), pack.family, 0):
+        runs.setdefault(pos, []).append((pos, raw, code))
+    out: list[tuple[int, str, str]] = []
+    for run in runs.values():
+        header = [code for _, _, code in run if code.strip()][:3]
+        if not any(r.pattern.search(code) for r in skips for code in header):
+            out += run
+    return out
+
+
+def _removed_assertions(files: Sequence[ChangedFile], contents: Contents) -> list[Hit]:
+    """SKP009 over the whole change. Most changes stop at the first check: no removed line
+    looks like an assertion, so nothing added is lexed or compared."""
+    suspects = [(f, pack) for f in files if f.diff.removed
+                for pack in [_assertion_pack(f)] if pack is not None and pack.assertion
+                and any(pack.assertion.search(t) for _, t in f.removed())]
+    if not suspects:
+        return []
+    added_norm = {_norm(t) for f in files for _, t in f.added}
+    counted: dict[str, int] = {}
+
+    def added_count(f: ChangedFile) -> int:
+        pack = _assertion_pack(f)
+        if f.diff.path not in counted:
+            counted[f.diff.path] = 0 if pack is None or pack.assertion is None else sum(
+                1 for _, _, code, _ in _code_blocks(f.added, pack.family, 1)
+                if pack.assertion.search(code))
+        return counted[f.diff.path]
+
+    lost: dict[str, list[tuple[int, str]]] = {}
+    for f, pack in suspects:
+        assertion = pack.assertion
+        assert assertion is not None  # noqa: S101  # suspects have one
+        gone = [(pos, raw) for pos, raw, code in _live_checks(f, pack)
+                if assertion.search(code) and _norm(raw) not in added_norm]
+        if gone and not added_count(f):
+            lost[f.diff.path] = gone
+    if not lost:
+        return []
+    texts = contents(list(lost))
+    created = [f for f in files if f.diff.created]
+    found: list[Hit] = []
+    for f, pack in suspects:
+        if f.diff.path not in lost:
+            continue
+        gone = lost[f.diff.path]
+        after = texts.get(f.diff.path) or ""
+        if not pack.is_test_file(f.diff.path) and pack.test_module is not None:
+            start = pack.test_module.search(after)  # only a test module's assertions count
+            first = after.count("\n", 0, start.start()) + 1 if start else None
+            gone = [(pos, raw) for pos, raw in gone if first is not None and pos > first]
+        lines = after.split("\n")
+        gone = [(pos, raw) for pos, raw in gone  # a duplicate of a check still next to it
+                if _norm(raw) not in {_norm(t) for t in lines[max(pos - 6, 0):pos + 5]}]
+        # tests moved to a file this change creates: their checks went with them
+        moved = sum(added_count(c) for c in created)
+        if gone and moved < len(gone):
+            pos, raw = gone[0]
+            found.append(Hit(f.diff.path, pos, 1, REMOVED_ASSERTION, raw))
+    return found
+
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_NOT_COLLECTED = re.compile(r"(?i)^(?:_+|disabled_*|x|skip_*|ignore_*|no_*)+")
+_COLLECTED = re.compile(r"(?i)^test_*")
+
+
+def _stem(name: str) -> str:
+    return _COLLECTED.sub("", _NOT_COLLECTED.sub("", name)).lower()
+
+
+def _renamed(before: str, after: str) -> bool:
+    """AFTER is BEFORE with only the test's name changed, to the old name with its
+    collectable prefix changed (test_pay -> _test_pay, testPay -> disabled_testPay)."""
+    old, new = _NAME.findall(before), _NAME.findall(after)
+    if len(old) != len(new):
+        return False
+    changed = [(a, b) for a, b in zip(old, new) if a != b]
+    if len(changed) != 1:
+        return False
+    a, b = changed[0]
+    return (_COLLECTED.match(a) is not None and _COLLECTED.match(b) is None
+            and _stem(a) == _stem(b) and _norm(before.replace(a, b)) == _norm(after))
+
+
+def _renamed_tests(files: Sequence[ChangedFile]) -> list[Hit]:
+    found: list[Hit] = []
+    for f in files:
+        if not f.diff.removed:  # nothing renamed: most new files
+            continue
+        for pack in f.packs:
+            if not pack.test_definition or not pack.is_test_file(f.diff.path):
+                continue
+            added_at = dict(f.added)
+            offset: Counter[int] = Counter()
+            for pos, text in f.removed():
+                i = offset[pos]  # the i-th removed line of a hunk faces its i-th added line
+                offset[pos] += 1
+                replacement = added_at.get(pos + i)
+                if (replacement is not None and pack.test_definition.search(text)
+                        and _renamed(text, replacement)):
+                    found.append(Hit(f.diff.path, pos + i, 1, RENAMED_TEST, replacement))
+    return found
+
+
+def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Contents,
+                 enabled: frozenset[str]) -> list[tuple[Hit, FileScan]]:
+    """The per-line HITS net of what the change removes, plus the change-level rules."""
+    live = [f for f in files if not f.diff.deleted]
+    found = _net_new(files, hits)
+    if not REMOVED_ASSERTION.opt_in or REMOVED_ASSERTION.id in enabled:
+        found += _removed_assertions(live, contents)
+    if not RENAMED_TEST.opt_in or RENAMED_TEST.id in enabled:
+        found += _renamed_tests(live)
+    scans = {f.diff.path: f.scan for f in files}
+    missing = [h.path for h in found if scans[h.path].text is None]
+    if missing:  # allowances are read from the file's comments
+        texts = contents(sorted(set(missing)))
+        for path in set(missing):
+            scans[path].text = texts.get(path) or ""
+    return [(hit, scans[hit.path]) for hit in found]
