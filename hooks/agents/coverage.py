@@ -113,7 +113,7 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
     if not result.any_green:  # nothing green to compare with: what HEAD holds is the baseline
         head = git.head_commit(root)
         if head is None:
-            result.head_tree = git.EMPTY_TREE
+            result.head_tree = git.empty_tree(root)
         elif git.tree_of(head, root) == tree:  # one call when the agent left HEAD as it was
             result.head_tree = tree
         else:

@@ -17,7 +17,12 @@ from collections.abc import Mapping
 
 from hooks.core.errors import UserError
 
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# The empty tree's id differs with the repository's object format (`git hash-object -t tree
+# /dev/null`); ``empty_tree()`` gives the current repository's.
+EMPTY_TREES = {
+    "sha1": "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+}
 
 # Variables a surrounding hook or a test harness may leave behind that would point our calls
 # at another repository or index than the one the user is standing in.
@@ -109,6 +114,23 @@ def resolve_commit(rev: str, cwd: str | None = None) -> str | None:
 
 def tree_of(commit: str, cwd: str | None = None) -> str:
     return text("rev-parse", "--verify", "--end-of-options", f"{commit}^{{tree}}", cwd=cwd)
+
+
+@functools.cache
+def empty_tree(cwd: str | None = None) -> str:
+    """The empty tree's id in this repository's object format (SHA-1 or SHA-256)."""
+    try:
+        form = text("rev-parse", "--show-object-format", cwd=cwd)
+    except GitError:
+        form = "sha1"
+    if form in EMPTY_TREES:
+        return EMPTY_TREES[form]
+    return text("hash-object", "-t", "tree", "/dev/null", cwd=cwd)  # a format to come
+
+
+def is_null_id(object_id: str) -> bool:
+    """All zeros, of either length: git's "no object" (a deleted or not yet existing ref)."""
+    return len(object_id) in (40, 64) and not object_id.strip("0")
 
 
 def head_commit(cwd: str | None = None) -> str | None:
@@ -217,8 +239,8 @@ def diff_spec(base: str | None, target: str | None) -> list[str]:
     """git diff's arguments for a change: the index, BASE...TARGET, or all of TARGET's tree."""
     if base is None or target is None:
         return ["--cached"]
-    if base == EMPTY_TREE:  # a whole new history: everything in it is added
-        return [EMPTY_TREE, target]
+    if base == empty_tree():  # a whole new history: everything in it is added
+        return [base, target]
     return [f"{base}...{target}"]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from hooks.core import git
 from hooks.core.change import Change
 from hooks.core.output import Finding
 from hooks.ledger import lines
@@ -16,23 +17,43 @@ FIX = ("receipt ledger add \"<what you believe is wrong>\" --test \"<command tha
 
 
 def append_only_problem(old: Sequence[bytes], new: Sequence[bytes], ledger: str,
+                        source: str = "HEAD", published: bool = False,
                         ) -> tuple[int, str] | None:
-    """(line, message) for the first way NEW fails to extend OLD, or None when it only appends."""
+    """(line, message) for the first way NEW fails to extend OLD, or None when it only appends.
+
+    SOURCE names where OLD is from (``HEAD``, or the remote-tracking ref when PUBLISHED).
+    """
+    where = f" is on the remote ({source}) and" if published else ""
     for i, before in enumerate(old):
         number = i + 1
         if i >= len(new):
             return number, (
-                f"{ledger}:{number}: line {number} was deleted ({len(old)} lines before, "
-                f"{len(new)} now); the ledger is append-only: restore it with "
-                f"'git checkout HEAD -- {ledger}' and append a resolution instead")
+                f"{ledger}:{number}: line {number}{where} was deleted ({len(old)} lines "
+                f"before, {len(new)} now); the ledger is append-only: restore it with "
+                f"'git checkout {source} -- {ledger}' and append a resolution instead")
         if new[i] != before:
             moved = before in new
             what = "moved" if moved else "edited"
             return number, (
-                f"{ledger}:{number}: line {number} was {what}; the ledger is append-only: "
-                f"restore it with 'git checkout HEAD -- {ledger}', then record a change of "
-                f"mind with 'receipt ledger resolve ID --status refuted --evidence ...'")
+                f"{ledger}:{number}: line {number}{where} was {what}; the ledger is "
+                f"append-only: restore it with 'git checkout {source} -- {ledger}', then "
+                f"record a change of mind with 'receipt ledger resolve ID --status refuted "
+                f"--evidence ...'")
     return None
+
+
+def published_problem(change: Change, ledger: str, new: Sequence[bytes]) -> Finding | None:
+    """At pre-push, the ledger must extend what the remote already has, not only the merge
+    base: a force-push must not drop or edit lines that are already published."""
+    if change.published is None:
+        return None
+    source, commit = change.published
+    remote = lines.split_lines(git.blob(f"{commit}:{ledger}") or b"")
+    problem = append_only_problem(remote, new, ledger, source=source, published=True)
+    if problem is None:
+        return None
+    number, message = problem
+    return Finding(message, 1, "append-only", path=ledger, line=number)
 
 
 def describe_paths(paths: Sequence[str]) -> str:
@@ -52,6 +73,9 @@ def check_change(change: Change, ledger: str, patterns: Sequence[re.Pattern[str]
     if problem:
         number, message = problem
         return [Finding(message, 1, "append-only", path=ledger, line=number)]
+    rewritten = published_problem(change, ledger, new)
+    if rewritten:
+        return [rewritten]
     missing_newline = bool(new_data) and not new_data.endswith(b"\n")
     added = [lines.parse(len(old) + 1 + i, raw,
                               last_without_newline=missing_newline and i == len(new) - len(old) - 1)

@@ -62,7 +62,7 @@ def commits_from_pre_push_stdin(data: str) -> list[str]:
     commits: list[str] = []
     for line in data.splitlines():
         parts = line.split()
-        if len(parts) == 4 and parts[1].strip("0") and parts[1] not in commits:
+        if len(parts) == 4 and not git.is_null_id(parts[1]) and parts[1] not in commits:
             commits.append(parts[1])
     return commits
 

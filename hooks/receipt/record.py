@@ -54,13 +54,13 @@ def run(
     stored = stored_argv.store(argv)
     head = git.head_commit(root)
     head_tree = (git.tree_without(head, where.leave_out, root, ignore) if head and ignore
-                 else git.tree_of(head, root) if head else git.EMPTY_TREE)
+                 else git.tree_of(head, root) if head else git.empty_tree(root))
     before = snapshot.take(root, where.leave_out, ignore, expect=head_tree)
     runtime = runtime_of(argv)
 
     sink = _LogSink(where.log_path)
     digest = hashlib.sha256()
-    counter = TestCounter()
+    counter = TestCounter.for_command(argv)
     started = utc_now()
     t0 = time.monotonic()
     try:
