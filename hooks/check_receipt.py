@@ -35,6 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="commit to check (repeatable; default: PRE_COMMIT_TO_REF, else HEAD)")
     parser.add_argument("--git-pre-push", action="store_true",
                         help="read the ref lines git gives a pre-push hook on stdin")
+    add_policy_arguments(parser)
+
+
+def add_policy_arguments(parser: argparse.ArgumentParser) -> None:
+    """What a receipt must satisfy: shared by check-receipt, receipt check and receipt verify."""
     parser.add_argument("--max-age", metavar="AGE", type=_age,
                         help="refuse receipts older than AGE (e.g. 90m, 24h, 7d; default: the "
                              "config's max-age)")
@@ -48,8 +53,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--require-tests", action=argparse.BooleanOptionalAction,
                         help="refuse a receipt whose output had no test counts receipt reads "
                              "(default: on when the repository has a config)")
+    parser.add_argument("--require-log", action="store_true",
+                        help="refuse a receipt whose log is not beside it (the log is always "
+                             "compared with the receipt when present)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text for people (default) or json for machines")
+
+
+def add_publish_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--publish", nargs="?", const="", metavar="REMOTE",
+                        help="after a passing check, push refs/notes/receipts to REMOTE "
+                             "(default: the remote being pushed to, else origin)")
 
 
 def _age(text: str) -> float:
@@ -101,20 +115,32 @@ def check(args: argparse.Namespace) -> int:
 
     policy_file = config.for_repo(git.repo_paths())
     result = check_revisions(revisions(args), args.receipt, policy_of(args, policy_file),
-                             policy_file)
+                             policy_file, require_log=args.require_log)
     code = result.exit_code
     if code == 0 and args.format == "text":
         write(result.vouched() + "\n")
+    if code == 0 and getattr(args, "publish", None) is not None:
+        _publish(args.publish)
     print_findings(result.findings, fmt=args.format, exit_code=code,
                    extra={"commits": result.commits, "receipt": result.shown,
                           "overrides": result.notes})
     return code
 
 
+def _publish(remote: str) -> None:
+    from hooks.core.output import warn
+    from hooks.receipt import notes
+
+    remote = remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or "origin"
+    notes.publish(remote)  # pushes with --no-verify: this hook is not run again for it
+    warn(f"check-receipt: published {notes.NOTES_REF} to {remote}")
+
+
 @guarded("check-receipt")
 def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(prog="check-receipt", description=__doc__.splitlines()[0])
     add_arguments(parser)
+    add_publish_argument(parser)
     return check(parser.parse_args(argv))
 
 

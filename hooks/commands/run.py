@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import split_at_dashdash
 
-USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] -- CMD [ARG ...]\n"
+USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] [--reuse] -- CMD [ARG ...]"
+         "\n"
          "       receipt run [options] 'CMD STRING RUN BY /bin/sh'\n"
          "       receipt run [options]   (runs the config's test-command)")
 
@@ -26,6 +27,9 @@ def main(argv: Sequence[str]) -> int:
                         help="where to write the output (default: artifacts/test-output.log)")
     parser.add_argument("--junit", metavar="FILE",
                         help="read test counts from this JUnit XML report the command writes")
+    parser.add_argument("--reuse", action="store_true",
+                        help="exit 0 without running when the notes hold a green receipt from "
+                             "the same command for the current tree")
     if shell:
         parser.add_argument("command_string", nargs="?", metavar="'CMD STRING'")
     args = parser.parse_args(options)
@@ -36,7 +40,7 @@ def main(argv: Sequence[str]) -> int:
     elif not command:
         parser.error("no command after '--'")
     return run(command, shell=shell, receipt_arg=args.receipt, log_arg=args.log,
-               junit=args.junit)
+               junit=args.junit, reuse=args.reuse)
 
 
 def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
@@ -54,6 +58,6 @@ def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
     for command in suite:
         argv = configured_argv(command)
         code = run(argv, shell=False, receipt_arg=args.receipt, log_arg=args.log,
-                   junit=args.junit)
+                   junit=args.junit, reuse=args.reuse)
         first_failure = first_failure or code
     return first_failure

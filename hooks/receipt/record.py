@@ -37,12 +37,14 @@ def run(
     receipt_arg: str | None,
     log_arg: str | None,
     junit: str | None,
+    reuse: bool = False,
 ) -> int:
     paths = git.repo_paths()
     root = paths.root
     from hooks.core import config
 
-    ignore = config.for_repo(paths).ignore
+    policy_file = config.for_repo(paths)
+    ignore = policy_file.ignore
     receipt_path, log_path = model.resolve_paths(root, receipt_arg, log_arg)
     receipt_rel = model.repo_relative(root, receipt_path)
     log_rel = model.repo_relative(root, log_path)
@@ -58,6 +60,15 @@ def run(
     tree = git.snapshot_tree(root, leave_out, ignore)
     head_tree = (git.tree_without(head, leave_out, root, ignore) if head and ignore
                  else git.tree_of(head, root) if head else git.EMPTY_TREE)
+    if reuse:
+        from hooks.receipt.reuse import reusable
+
+        green = reusable(argv, tree, root, policy_file, model.memo_dir(paths))
+        if green is not None:
+            warn(f"receipt run: --reuse: tree {git.short(tree)} already has a green receipt "
+                 f"from '{green.get('command')}' ({green.get('hostname')}, finished "
+                 f"{green.get('finished_utc')}); not running it again")
+            return 0
     runtime = runtime_of(argv)
 
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
@@ -123,8 +134,20 @@ def run(
     from hooks.receipt.keyed import keyed_path  # one receipt per command: see keyed.py
 
     atomic_write(keyed_path(receipt_path, argv), raw)
+    _note(receipt, root)
     warn(_summary(receipt, receipt_rel))
     return exit_code
+
+
+def _note(receipt: dict[str, Any], root: str) -> None:
+    """Also keep the receipt as a note on the tested tree; the file is already safe."""
+    from hooks.receipt import notes
+
+    try:
+        notes.add(receipt, str(receipt["git_tree"]), cwd=root)
+    except git.GitError as e:
+        warn(f"receipt run: warning: the receipt is in the file but not in {notes.NOTES_REF}: "
+             f"{e}")
 
 
 def _junit_counts(junit: str, parsed: dict[str, Any] | None) -> dict[str, Any] | None:
