@@ -34,16 +34,20 @@ class NotedReceipts:
         self.found: dict[str, list[dict[str, Any]]] = {}
 
     def _load(self) -> dict[str, list[str]]:
-        trees: dict[str, list[str]] = {}
-        for commit in self.commits:
-            trees[commit] = [git.tree_of(commit, self.root)]
-            if self.ignore:
-                # a bare repository cannot build one: the full tree is still asked for
-                with contextlib.suppress(git.GitError):
-                    trees[commit].append(git.tree_without(commit, self.own, self.root,
-                                                          self.ignore))
-        wanted = {t for listed in trees.values() for t in listed}
-        self.found = receipts_for(wanted, self.notes_revs, cwd=self.root)
+        trees = {commit: [git.tree_of(commit, self.root)] for commit in self.commits}
+        self.found = receipts_for({t[0] for t in trees.values()}, self.notes_revs,
+                                  cwd=self.root)
+        # only a commit with no note on its own tree pays for building the tree without the
+        # ignored paths (four git calls): a range where every commit was tested pays nothing
+        unnoted = [c for c, t in trees.items() if t[0] not in self.found] if self.ignore else []
+        for commit in unnoted:
+            # a bare repository cannot build one: the full tree was still asked for
+            with contextlib.suppress(git.GitError):
+                trees[commit].append(git.tree_without(commit, self.own, self.root,
+                                                      self.ignore))
+        more = {t[1] for t in trees.values() if len(t) > 1} - set(self.found)
+        if more:
+            self.found.update(receipts_for(more, self.notes_revs, cwd=self.root))
         return trees
 
     def candidates(self, commit: str, command: str | None) -> list[tuple[dict[str, Any], str]]:
