@@ -13,6 +13,7 @@ from conftest import Repo
 from conftest import Result
 from conftest import git
 from conftest import precommit_config
+from conftest import run
 
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
@@ -60,7 +61,7 @@ def test_the_tree_match_needs_only_the_commit(repo: Repo, tmp_path: Path) -> Non
     tested = json.loads((repo.path / RECEIPT).read_text())["git_tree"]
     absent = subprocess.run(("git", "cat-file", "-e", tested), cwd=clone, check=False)
     assert absent.returncode != 0  # the tested tree (ledger left out) was never committed
-    result = Repo.run(Repo.__new__(Repo), "receipt", "check", cwd=clone)
+    result = run(["receipt", "check"], clone)
     assert result.code == 0, result.both
 
 
@@ -92,7 +93,7 @@ def test_stale_names_the_receipts_commit_where_the_tested_tree_is_not_here(
     git(tmp_path, "clone", "-q", "--no-local", str(repo.path), str(clone))
     (clone / "artifacts").mkdir()
     (clone / RECEIPT).write_text(json.dumps(receipt))
-    result = Repo.run(Repo.__new__(Repo), "receipt", "check", cwd=clone)
+    result = run(["receipt", "check"], clone)
     head = receipt["git_head"]
     assert result.code == 3
     assert result.out.startswith(

@@ -14,10 +14,8 @@ Every problem is one line naming the file, the line and the key.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-import re
 
 from hooks.core.errors import UserError
 
@@ -134,11 +132,15 @@ def _read(path: str) -> bytes | None:
 
 
 def _memo_path(memo_dir: str, name: str, raw: bytes) -> str:
+    """Keyed by the schema as installed, the file's name, size and CRC-32: hashlib's OpenSSL
+    load alone would cost a hook more than the rest of reading the config."""
+    import zlib
+
     from hooks.core import schemas
 
-    key = hashlib.sha256(schemas.schema_identity(schemas.CONFIG) + b"\0" + name.encode()
-                         + b"\0" + raw).hexdigest()
-    return os.path.join(memo_dir, f"config-{key}.json")
+    schema = zlib.crc32(schemas.schema_identity(schemas.CONFIG))
+    return os.path.join(memo_dir, f"config-{name.lstrip('.')}-{len(raw)}-"
+                                  f"{zlib.crc32(raw):08x}-{schema:08x}.json")
 
 
 def _validated(raw: bytes, name: str, memo_dir: str | None) -> Config:
@@ -167,6 +169,8 @@ def _validated(raw: bytes, name: str, memo_dir: str | None) -> Config:
 
 
 def _parse(raw: bytes, name: str) -> dict[str, Any]:
+    import re
+
     try:
         import tomllib
     except ImportError:  # Python < 3.11
@@ -213,6 +217,7 @@ def _check(table: dict[str, Any], text: str, name: str, prefix: list[str | int])
 
 def _semantic_problems(table: dict[str, Any]) -> list[tuple[list[str | int], str]]:
     """What the schema cannot say: regexes that do not compile, commands that do not split."""
+    import re
     import shlex
 
     problems: list[tuple[list[str | int], str]] = []
@@ -248,12 +253,15 @@ def _semantic_problems(table: dict[str, Any]) -> list[tuple[list[str | int], str
     return problems
 
 
-_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
-_KEY = re.compile(r"^\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"
-                  r"(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
+# compiled on first use by re's own cache: only a config with an error needs them
+_HEADER = r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$"
+_KEY = (r"^\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"
+        r"(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
 
 
 def _dotted(text: str) -> list[str | int]:
+    import re
+
     parts = re.findall(r"\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_-]+)", text)
     return [a or b or c for a, b, c in parts]
 
@@ -261,11 +269,13 @@ def _dotted(text: str) -> list[str | int]:
 def line_of(text: str, target: list[str | int]) -> int:
     """The line of TARGET (a path of keys and array indexes) in TOML TEXT, found by reading
     headers and keys: the line whose own path shares the longest start with TARGET."""
+    import re
+
     table: list[str | int] = []
     arrays: dict[tuple[str | int, ...], int] = {}
     best, best_score = 1, -1
     for number, line in enumerate(text.splitlines(), 1):
-        header = _HEADER.match(line)
+        header = re.match(_HEADER, line)
         here: list[str | int]
         if header:
             name = _dotted(header.group(2))
@@ -277,7 +287,7 @@ def line_of(text: str, target: list[str | int]) -> int:
                 table = list(name)
             here = table
         else:
-            key = _KEY.match(line)
+            key = re.match(_KEY, line)
             if not key:
                 continue
             here = [*table, *_dotted(key.group(1))]

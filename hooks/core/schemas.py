@@ -8,7 +8,6 @@ and the document: the same bytes against the same schema always give the same an
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 
@@ -164,4 +163,6 @@ def remember_valid(memo_dir: str, digest: str) -> None:
 
 def digest_for(name: str, raw: bytes) -> str:
     """Memo key: this schema (as installed) and these exact document bytes."""
+    import hashlib  # loading OpenSSL costs ~4 ms: only the paths that remember pay it
+
     return hashlib.sha256(schema_identity(name) + b"\0" + raw).hexdigest()
