@@ -24,6 +24,7 @@ from hooks.receipt.model import DEFAULT_RECEIPT
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hooks.core.config import Config
+    from hooks.receipt.signing import Signers
     from hooks.receipt.verdict import Policy
 
 
@@ -53,6 +54,12 @@ def add_policy_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--require-tests", action=argparse.BooleanOptionalAction,
                         help="refuse a receipt whose output had no test counts receipt reads "
                              "(default: on when the repository has a config)")
+    parser.add_argument("--allowed-signers", nargs="?", const="", metavar="FILE",
+                        help="require receipts signed by a key in FILE, git's allowed-signers "
+                             "format (without FILE: git's gpg.ssh.allowedSignersFile)")
+    parser.add_argument("--require-signer", metavar="REGEX", type=regex_argument,
+                        help="the signer's principal must match REGEX (implies "
+                             "--allowed-signers)")
     parser.add_argument("--require-log", action="store_true",
                         help="refuse a receipt whose log is not beside it (the log is always "
                              "compared with the receipt when present)")
@@ -108,6 +115,17 @@ def policy_of(args: argparse.Namespace, policy_file: Config) -> Policy:
                   require_tests=require_tests)
 
 
+def signers_of(args: argparse.Namespace, root: str) -> Signers | None:
+    """The signature policy, when --allowed-signers or --require-signer asks for one."""
+    if args.allowed_signers is None and not args.require_signer:
+        return None
+    from hooks.receipt.signing import Signers
+    from hooks.receipt.signing import allowed_signers_file
+
+    return Signers(allowed_signers_file(args.allowed_signers, root),
+                   _compiled(args.require_signer))
+
+
 def check(args: argparse.Namespace) -> int:
     from hooks.core import config
     from hooks.core import git
@@ -115,7 +133,8 @@ def check(args: argparse.Namespace) -> int:
 
     policy_file = config.for_repo(git.repo_paths())
     result = check_revisions(revisions(args), args.receipt, policy_of(args, policy_file),
-                             policy_file, require_log=args.require_log)
+                             policy_file, require_log=args.require_log,
+                             signers=signers_of(args, git.repo_paths().root))
     code = result.exit_code
     if code == 0 and args.format == "text":
         write(result.vouched() + "\n")

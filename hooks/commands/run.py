@@ -27,6 +27,9 @@ def main(argv: Sequence[str]) -> int:
                         help="where to write the output (default: artifacts/test-output.log)")
     parser.add_argument("--junit", metavar="FILE",
                         help="read test counts from this JUnit XML report the command writes")
+    parser.add_argument("--sign", action="store_true",
+                        help="sign the receipt with git's user.signingkey (gpg.format=ssh); "
+                             "also 'sign = true' in the config")
     parser.add_argument("--reuse", action="store_true",
                         help="exit 0 without running when the notes hold a green receipt from "
                              "the same command for the current tree")
@@ -40,7 +43,7 @@ def main(argv: Sequence[str]) -> int:
     elif not command:
         parser.error("no command after '--'")
     return run(command, shell=shell, receipt_arg=args.receipt, log_arg=args.log,
-               junit=args.junit, reuse=args.reuse)
+               junit=args.junit, reuse=args.reuse, sign=args.sign)
 
 
 def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
@@ -58,6 +61,6 @@ def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
     for command in suite:
         argv = configured_argv(command)
         code = run(argv, shell=False, receipt_arg=args.receipt, log_arg=args.log,
-                   junit=args.junit, reuse=args.reuse)
+                   junit=args.junit, reuse=args.reuse, sign=args.sign)
         first_failure = first_failure or code
     return first_failure

@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from hooks.check_receipt import policy_of
+    from hooks.check_receipt import signers_of
     from hooks.core import config
     from hooks.core import git
     from hooks.receipt import verify
@@ -47,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         commits = verify.commits_of(args.range, args.rev, args.head, root)
     result = check(commits, None, policy_of(args, policy_file), policy_file, files=False,
-                   notes_revs=notes_revs, root=root if bare else None)
+                   notes_revs=notes_revs, root=root if bare else None,
+                   signers=signers_of(args, root))
     code = result.exit_code
     label = "receipt verify"
     if code == 0 and args.format == "text":

@@ -25,6 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from hooks.receipt.signing import Signers
     from hooks.receipt.suite import Need
 
 
@@ -91,7 +92,7 @@ def resolve(revs: Sequence[str], root: str) -> tuple[list[str], list[Finding]]:
 def check(revs: Sequence[str], receipt: str | None, policy: Policy,
           policy_file: Config = NO_CONFIG, *, files: bool = True,
           notes_revs: Sequence[str] | None = None, root: str | None = None,
-          require_log: bool = False) -> CheckResult:
+          require_log: bool = False, signers: Signers | None = None) -> CheckResult:
     """Judge each of REVS by every receipt found for its tree: the files (unless FILES is
     False, as in ``receipt verify``) and the notes in NOTES_REVS (default refs/notes/receipts).
     """
@@ -110,6 +111,7 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     judge = _Judge(root, receipt_path, memo, policy, policy_file, result)
     judge.files = files
     judge.tamper = Tamper(root, shown, require_log) if files else None
+    judge.signers = signers
     judge.noted = NotedReceipts(commits, root, policy_file.ignore, shown,
                                 tuple(notes_revs or (NOTES_REF,)))
     for commit in commits:
@@ -139,6 +141,7 @@ class _Judge:
 
     files = True
     tamper: Tamper | None = None
+    signers: Signers | None = None
     noted: NotedReceipts
 
     def commit(self, commit: str, loaded: LoadedReceipt) -> list[Finding]:
@@ -213,6 +216,8 @@ class _Judge:
                          policy=policy)
         if self.tamper is not None:
             found += self.tamper.findings(commit, loaded.data, shown)
+        if self.signers is not None:
+            found += self.signers.findings(commit, loaded.data, shown)
         if not found:
             self.result.commands.append(str(loaded.data.get("command")))
             self.result.sources.append(shown)

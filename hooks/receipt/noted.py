@@ -19,8 +19,6 @@ from hooks.receipt.notes import NOTES_REF
 from hooks.receipt.notes import canonical
 from hooks.receipt.notes import receipts_for
 
-SCHEMAS = {"receipt-hooks/receipt/v1": schemas.RECEIPT}
-
 
 class NotedReceipts:
     def __init__(self, commits: Sequence[str], root: str, ignore: Sequence[str],
@@ -71,8 +69,8 @@ class NotedReceipts:
     @staticmethod
     def load(data: dict[str, Any], shown: str, memo: str | None) -> LoadedReceipt:
         """A note receipt checked against its schema, as a file receipt would be."""
-        name = SCHEMAS.get(str(data.get("schema")), schemas.RECEIPT)
-        errors = schemas.validate_remembered(name, canonical(data), data, memo)
+        errors = schemas.validate_remembered(model.schema_file(data), canonical(data), data,
+                                             memo)
         return LoadedReceipt(data=data, findings=[
             Finding(f"{shown} is not a valid receipt: {err}: run '{model.rerun_hint(data)}'",
                     model.INVALID, "invalid") for err in errors])

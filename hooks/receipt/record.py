@@ -38,6 +38,7 @@ def run(
     log_arg: str | None,
     junit: str | None,
     reuse: bool = False,
+    sign: bool = False,
 ) -> int:
     paths = git.repo_paths()
     root = paths.root
@@ -123,13 +124,15 @@ def run(
         "tests": tests,
         "tool": {"name": "receipt-hooks", "version": hooks.__version__},
     }
+    if sign or policy_file.get("sign"):
+        receipt = _signed(receipt, root)
     raw = (json.dumps(receipt, indent=2) + "\n").encode()
-    errors = schemas.validate(schemas.RECEIPT, receipt)
+    errors = schemas.validate(model.schema_file(receipt), receipt)
     if errors:  # our own bug: say so, but still leave the evidence on disk
         warn(f"receipt run: internal error: the receipt does not match its schema: {errors[0]}")
     else:
         schemas.remember_valid(model.memo_dir(paths),
-                               schemas.digest_for(schemas.RECEIPT, raw))
+                               schemas.digest_for(model.schema_file(receipt), raw))
     atomic_write(receipt_path, raw)
     from hooks.receipt.keyed import keyed_path  # one receipt per command: see keyed.py
 
@@ -137,6 +140,19 @@ def run(
     _note(receipt, root)
     warn(_summary(receipt, receipt_rel))
     return exit_code
+
+
+def _signed(receipt: dict[str, Any], root: str) -> dict[str, Any]:
+    """RECEIPT signed; unsigned, with a warning, when it cannot be: the run's evidence is kept,
+    and a check that requires signatures refuses it with its own message."""
+    from hooks.core.errors import UserError
+    from hooks.receipt.signing import sign
+
+    try:
+        return sign(receipt, root)
+    except UserError as e:
+        warn(f"{e}; the receipt is written unsigned")
+        return receipt
 
 
 def _note(receipt: dict[str, Any], root: str) -> None:
