@@ -29,6 +29,7 @@ def _own_parser(name: str) -> Callable[[Sequence[str]], int]:
 
 def build_parser() -> ArgumentParser:
     from hooks import check_receipt
+    from hooks.commands import attest
     from hooks.commands import demo
     from hooks.commands import init
     from hooks.commands import install_hook
@@ -51,6 +52,10 @@ def build_parser() -> ArgumentParser:
                                              "server receives) needs a receipt in the notes")
     verify.add_arguments(verifier)
     verifier.set_defaults(func=verify.run)
+    attester = sub.add_parser("attest", help="print a commit's receipt as an in-toto "
+                                             "Statement (test-result predicate)")
+    attest.add_arguments(attester)
+    attester.set_defaults(func=attest.run)
     publish = sub.add_parser("publish", help="push refs/notes/receipts (merging theirs first)")
     notes.add_arguments(publish)
     publish.set_defaults(func=notes.publish)

@@ -152,3 +152,86 @@ def test_server_over_file_url_with_notes_already_there_and_deletions(repo: Repo)
     deleted = repo.run("git", "push", "origin", ":side")
     assert deleted.code == 0, deleted.both
     assert git(remote, "for-each-ref", "refs/heads/side") == ""
+
+
+# The in-toto Statement v1 layout (in-toto/attestation spec/v1/statement.md) and the fields
+# the test-result predicate v0.1 defines, as a schema the output must satisfy.
+STATEMENT_LAYOUT = {
+    "type": "object",
+    "required": ["_type", "subject", "predicateType", "predicate"],
+    "additionalProperties": False,
+    "properties": {
+        "_type": {"const": "https://in-toto.io/Statement/v1"},
+        "subject": {"type": "array", "minItems": 1, "items": {
+            "type": "object", "required": ["digest"],
+            "properties": {"name": {"type": "string"}, "digest": {
+                "type": "object", "minProperties": 1,
+                "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]+$"}}}}},
+        "predicateType": {"const": "https://in-toto.io/attestation/test-result/v0.1"},
+        "predicate": {
+            "type": "object", "required": ["result", "configuration"],
+            "additionalProperties": False,
+            "properties": {
+                "result": {"enum": ["PASSED", "WARNED", "FAILED"]},
+                "configuration": {"type": "array", "items": {
+                    "type": "object", "required": ["name"],
+                    "properties": {"name": {"type": "string"},
+                                   "digest": {"type": "object"},
+                                   "annotations": {"type": "object"}}}},
+                "url": {"type": "string"},
+                "passedTests": {"type": "array", "items": {"type": "string"}},
+                "warnedTests": {"type": "array", "items": {"type": "string"}},
+                "failedTests": {"type": "array", "items": {"type": "string"}}}}},
+}
+
+
+def test_attest_prints_an_in_toto_statement_for_the_commit(repo: Repo) -> None:
+    import jsonschema
+
+    repo.write("t.py", PASSING_TEST)
+    head = repo.commit("tests")
+    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    result = repo.run("receipt", "attest")
+    assert result.code == 0, result.both
+    doc = json.loads(result.out)
+    jsonschema.validate(doc, STATEMENT_LAYOUT)
+    assert doc["subject"][0]["digest"] == {"gitCommit": head}
+    assert doc["subject"][1]["digest"] == {"gitTree": repo.git("rev-parse", "HEAD^{tree}")}
+    assert doc["predicate"]["result"] == "PASSED"
+    config = doc["predicate"]["configuration"]
+    assert config[0]["name"] == f"{PY} t.py"
+    assert config[0]["annotations"]["tests"]["passed"] == 3
+    log = (repo.path / "artifacts/test-output.log").read_bytes()
+    import hashlib
+
+    assert config[1] == {"name": "artifacts/test-output.log",
+                         "digest": {"sha256": hashlib.sha256(log).hexdigest()}}
+
+
+def test_attest_a_failed_run_and_refuse_an_untested_commit(repo: Repo) -> None:
+    import jsonschema
+
+    repo.write("t.py", "import sys\nprint('=== 1 failed, 2 passed in 0.01s ===')\nsys.exit(1)\n")
+    repo.commit("failing")
+    assert repo.run("receipt", "run", "--", PY, "t.py").code == 1
+    failed = repo.run("receipt", "attest")
+    assert failed.code == 0
+    doc = json.loads(failed.out)
+    jsonschema.validate(doc, STATEMENT_LAYOUT)
+    assert doc["predicate"]["result"] == "FAILED"
+    repo.commit("untested", x="1\n")
+    none = repo.run("receipt", "attest")
+    assert none.code == 2 and none.out == ""
+    assert "receipt attest: nothing to attest: no receipt was taken on the tree of" in none.err
+
+
+def test_the_example_workflow_fetches_the_notes_and_verifies_the_range() -> None:
+    import yaml
+    from conftest import SOURCE_ROOT
+
+    workflow = yaml.safe_load((SOURCE_ROOT / "examples" / "receipts-verify.yml").read_text())
+    steps = workflow["jobs"]["receipts"]["steps"]
+    runs = [step.get("run", "") for step in steps]
+    assert steps[0]["with"]["fetch-depth"] == 0
+    assert "git fetch origin '+refs/notes/receipts:refs/notes/receipts'" in runs
+    assert any(r.startswith("receipt verify --range ") for r in runs)
