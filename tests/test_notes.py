@@ -206,3 +206,18 @@ def test_union_keeps_each_receipt_once_in_order() -> None:
     assert notes.parse(notes.encode([one, two])) == [one, two]
     assert notes.parse(b"a\nb\n") == []  # what `git notes merge -s union` would have made
     assert notes.parse(b'{"a": 1}') == [{"a": 1}]
+
+
+def test_concurrent_runs_on_one_tree_both_land_in_the_note(repo: Repo) -> None:
+    import os
+    import subprocess
+
+    repo.write("t.py", PASSING_TEST)
+    repo.write("u.py", PASSING_TEST)
+    repo.commit("tests")
+    procs = [subprocess.Popen(["receipt", "run", "--", PY, name], cwd=repo.path,
+                              env=dict(os.environ), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+             for name in ("t.py", "u.py", "t.py", "u.py")]
+    assert [p.wait(timeout=60) for p in procs] == [0, 0, 0, 0]
+    assert sorted(r["argv"][-1] for r in note(repo)) == ["t.py", "t.py", "u.py", "u.py"]

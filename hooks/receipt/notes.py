@@ -20,9 +20,12 @@ and one ``cat-file --batch``, whatever the number of trees.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Sequence
 from typing import Any
 
@@ -69,14 +72,39 @@ def union(*lists: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
+@contextlib.contextmanager
+def _locked(cwd: str | None) -> Iterator[None]:
+    """One writer of the notes at a time in this repository (all its worktrees).
+
+    A note is read, extended and replaced; two runs finishing together would each write a list
+    without the other's receipt. git has no compare-and-swap for one note, so the writers take
+    a lock file in the shared git dir (flock: released by the kernel if a writer dies). Where
+    flock does not exist (Windows) writes are not serialised.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    path = os.path.join(git.repo_paths(cwd).common_dir, "receipt-hooks", "notes.lock")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "a+b") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
 def add(receipt: dict[str, Any], tree: str, cwd: str | None = None) -> bool:
     """Add RECEIPT to the note on TREE; False when it was already there."""
-    existing = parse(git.note_show(NOTES_NAME, tree, cwd=cwd))
-    merged = union(existing, [receipt])
-    if len(merged) == len(existing):
-        return False
-    git.note_write(NOTES_NAME, tree, encode(merged), cwd=cwd)
-    return True
+    with _locked(cwd):
+        existing = parse(git.note_show(NOTES_NAME, tree, cwd=cwd))
+        merged = union(existing, [receipt])
+        if len(merged) == len(existing):
+            return False
+        git.note_write(NOTES_NAME, tree, encode(merged), cwd=cwd)
+        return True
 
 
 def receipts_for(trees: Iterable[str], notes_revs: Sequence[str] = (NOTES_REF,),
@@ -116,12 +144,13 @@ def merge_from(other: str, cwd: str | None = None) -> int:
 
 def fetch(remote: str, cwd: str | None = None) -> bool:
     """Bring REMOTE's receipts notes and merge them into ours; False when it has none."""
-    if not git.fetch_ref(remote, NOTES_REF, FETCHED_REF, cwd=cwd):
-        return False
-    try:
-        merge_from(FETCHED_REF, cwd=cwd)
-    finally:
-        git.delete_ref(FETCHED_REF, cwd=cwd)
+    with _locked(cwd):
+        if not git.fetch_ref(remote, NOTES_REF, FETCHED_REF, cwd=cwd):
+            return False
+        try:
+            merge_from(FETCHED_REF, cwd=cwd)
+        finally:
+            git.delete_ref(FETCHED_REF, cwd=cwd)
     return True
 
 
