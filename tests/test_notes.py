@@ -64,7 +64,7 @@ def test_check_uses_the_note_when_the_file_is_for_another_tree(repo: Repo) -> No
     assert f"{NOTES} on tree {tree} vouches for this tree" in result.out
 
 
-def test_a_hand_edited_file_is_refused_even_with_a_good_note(repo: Repo) -> None:
+def test_a_hand_edited_receipt_is_refused_by_its_log(repo: Repo) -> None:
     repo.write("t.py", "import sys\nprint('=== 1 failed, 2 passed in 0.01s ===')\nsys.exit(1)\n")
     repo.commit("failing")
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 1
@@ -76,6 +76,16 @@ def test_a_hand_edited_file_is_refused_even_with_a_good_note(repo: Repo) -> None
     result = repo.run("check-receipt")
     assert result.code == 5
     assert "the log does not match the receipt (the log counts 2 passed, 1 failed" in result.out
+
+
+def test_a_replaced_log_is_refused_even_with_a_good_note(repo: Repo) -> None:
+    run_tested(repo)
+    log = repo.path / "artifacts/test-output.log"
+    log.write_text(log.read_text().replace("3 passed", "4 passed"))
+    result = repo.run("check-receipt")
+    assert result.code == 5  # a note vouches for the tree, but the evidence here was altered
+    assert "the log does not match the receipt (its SHA-256 differs from output.sha256" in \
+        result.out
 
 
 def test_require_log_refuses_a_receipt_without_its_log(repo: Repo) -> None:
