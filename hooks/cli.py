@@ -34,12 +34,15 @@ def _own_parser(name: str) -> Callable[[Sequence[str]], int]:
 
 def build_parser() -> ArgumentParser:
     from hooks import check_receipt
+    from hooks.commands import attest
     from hooks.commands import demo
     from hooks.commands import init
     from hooks.commands import install_hook
     from hooks.commands import ledger
+    from hooks.commands import notes
     from hooks.commands import override
     from hooks.commands import show
+    from hooks.commands import verify
 
     parser = ArgumentParser(prog="receipt", description=hooks.__doc__)
     parser.add_argument("--version", action="version", version=f"receipt-hooks {hooks.__version__}")
@@ -48,7 +51,22 @@ def build_parser() -> ArgumentParser:
         sub.add_parser(name, help=text, add_help=False)
     check = sub.add_parser("check", help="check the receipt against a commit (the hook's logic)")
     check_receipt.add_arguments(check)
+    check_receipt.add_publish_argument(check)
     check.set_defaults(func=check_receipt.check)
+    verifier = sub.add_parser("verify", help="every commit of a range (or every branch a "
+                                             "server receives) needs a receipt in the notes")
+    verify.add_arguments(verifier)
+    verifier.set_defaults(func=verify.run)
+    attester = sub.add_parser("attest", help="print a commit's receipt as an in-toto "
+                                             "Statement (test-result predicate)")
+    attest.add_arguments(attester)
+    attester.set_defaults(func=attest.run)
+    publish = sub.add_parser("publish", help="push refs/notes/receipts (merging theirs first)")
+    notes.add_arguments(publish)
+    publish.set_defaults(func=notes.publish)
+    fetch = sub.add_parser("fetch", help="fetch refs/notes/receipts and merge them into ours")
+    notes.add_arguments(fetch)
+    fetch.set_defaults(func=notes.fetch)
     shown = sub.add_parser("show", help="show the receipt, then the check's verdict for HEAD")
     shown.add_argument("--receipt", metavar="PATH")
     shown.set_defaults(func=lambda args: show.show(args.receipt))

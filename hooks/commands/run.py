@@ -10,7 +10,8 @@ from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import split_at_dashdash
 from hooks.core.errors import UserError
 
-USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] -- CMD [ARG ...]\n"
+USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] [--reuse] -- CMD [ARG ...]"
+         "\n"
          "       receipt run [options] 'CMD STRING RUN BY /bin/sh'\n"
          "       receipt run [options]   (runs the config's test-command)")
 
@@ -29,6 +30,12 @@ def main(argv: Sequence[str]) -> int:
                              "artifacts/test-output.log; /dev/null keeps no log)")
     parser.add_argument("--junit", metavar="FILE",
                         help="read test counts from this JUnit XML report the command writes")
+    parser.add_argument("--sign", action="store_true",
+                        help="sign the receipt with git's user.signingkey (gpg.format=ssh); "
+                             "also 'sign = true' in the config")
+    parser.add_argument("--reuse", action="store_true",
+                        help="exit 0 without running when the notes hold a green receipt from "
+                             "the same command for the current tree")
     if shell_form:
         parser.add_argument("command_string", nargs="?", metavar="'CMD STRING'")
     args = parser.parse_args(options)
@@ -40,7 +47,7 @@ def main(argv: Sequence[str]) -> int:
         parser.error("no command after '--'")
     refuse_hidden_failures(command, shell_form)
     return run(command, shell=shell_form, receipt_arg=args.receipt, log_arg=args.log,
-               junit=args.junit)
+               junit=args.junit, reuse=args.reuse, sign=args.sign)
 
 
 def refuse_hidden_failures(command: Sequence[str], shell_form: bool) -> None:
@@ -76,6 +83,6 @@ def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
         argv = configured_argv(command)
         refuse_hidden_failures(argv, False)  # a configured 'a; b' hides a failure as well
         code = run(argv, shell=False, receipt_arg=args.receipt, log_arg=args.log,
-                   junit=args.junit)
+                   junit=args.junit, reuse=args.reuse, sign=args.sign)
         first_failure = first_failure or code
     return first_failure

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 RECEIPT = "receipt.schema.json"
+RECEIPT_V2 = "receipt-v2.schema.json"  # v1 plus an optional signature
 LEDGER_ENTRY = "ledger-entry.schema.json"
 CONFIG = "config.schema.json"
 

@@ -14,6 +14,7 @@ from hooks.receipt.model import INVALID
 from hooks.receipt.model import MAX_RECEIPT_BYTES
 from hooks.receipt.model import MISSING
 from hooks.receipt.model import rerun_hint
+from hooks.receipt.model import schema_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def load(path: str, shown_path: str, memo: str | None) -> LoadedReceipt:
         return bad(f"{shown_path} is not a receipt: not JSON ({reason})")
     if not isinstance(data, dict):
         return bad(f"{shown_path} is not a receipt: a JSON {type(data).__name__}, not an object")
-    errors = schemas.validate_remembered(schemas.RECEIPT, raw, data, memo)
+    errors = schemas.validate_remembered(schema_file(data), raw, data, memo)
     if errors:
         hint = rerun_hint(data)
         return LoadedReceipt(data=data, findings=[

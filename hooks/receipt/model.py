@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 SCHEMA_ID = "receipt-hooks/receipt/v1"
+SCHEMA_V2 = "receipt-hooks/receipt/v2"  # v1 and an SSH signature: hooks/receipt/signing.py
 DEFAULT_RECEIPT = "artifacts/test-receipt.json"
 DEFAULT_LOG = "artifacts/test-output.log"
 MAX_RECEIPT_BYTES = 1 << 20
@@ -20,6 +21,13 @@ MAX_RECEIPT_BYTES = 1 << 20
 # wins.
 MISSING, STALE, FAILED, INVALID, OFF_POLICY = 2, 3, 4, 5, 6
 CHECK_ORDER = (MISSING, INVALID, STALE, FAILED, OFF_POLICY)
+
+
+def schema_file(data: dict[str, Any]) -> str:
+    """The schema a receipt is checked against, by the version it declares (v1 by default)."""
+    from hooks.core import schemas
+
+    return schemas.RECEIPT_V2 if data.get("schema") == SCHEMA_V2 else schemas.RECEIPT
 
 
 def resolve_paths(root: str, receipt: str | None, log: str | None) -> tuple[str, str]:
