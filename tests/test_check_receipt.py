@@ -325,3 +325,22 @@ def test_pre_push_stdin_lines_each_checked_and_deletions_skipped(repo: Repo) -> 
     result = check(repo, "--git-pre-push", stdin=lines)
     assert result.code == 3
     assert result.out.startswith(f"stale: {second[:7]} differs from the tested tree")
+
+
+def test_a_version_1_receipt_still_checks_and_v2_fields_need_v2(repo: Repo) -> None:
+    # What 0.1 wrote: version 1, none of version 2's fields. It keeps vouching; the same
+    # document carrying a v2 field under the v1 name is not a v1 receipt.
+    head = commit_and_run(repo)
+    repo.git("update-ref", "-d", "refs/notes/receipts")  # the file alone vouches here
+    data = json.loads((repo.path / RECEIPT).read_text())
+    assert data["schema"] == "receipt-hooks/receipt/v2"
+    v1 = {k: v for k, v in data.items() if k not in ("ignored", "hidden", "argv_original")}
+    v1["schema"] = "receipt-hooks/receipt/v1"
+    (repo.path / RECEIPT).write_text(json.dumps(v1))
+    accepted = check(repo)
+    assert accepted.code == 0, accepted.both
+    assert accepted.out.startswith(f"check-receipt: {head[:7]}: ")
+    (repo.path / RECEIPT).write_text(json.dumps({**v1, "ignored": ["x"]}))
+    refused = check(repo)
+    assert refused.code == 5
+    assert "Additional properties are not allowed ('ignored' was unexpected)" in refused.out

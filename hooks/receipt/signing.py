@@ -3,7 +3,7 @@ allowed-signers file.
 
 What is signed is the receipt without its ``signature`` field, as JSON with sorted keys and
 no spaces, under the namespace ``receipt-hooks`` (a signature made for a commit or a file
-cannot be replayed as a receipt's). A signed receipt is ``receipt-hooks/receipt/v2``.
+cannot be replayed as a receipt's). The signature is a field of ``receipt-hooks/receipt/v2``.
 
 The typical policy: CI signs with its key, the protected branch's check passes
 ``--allowed-signers ci_signers --require-signer '^ci@'``, and an agent without the key cannot
@@ -24,9 +24,9 @@ from hooks.core.errors import UserError
 from hooks.core.output import Finding
 from hooks.receipt.model import INVALID
 from hooks.receipt.model import OFF_POLICY
+from hooks.receipt.model import SCHEMA_ID
 
 NAMESPACE = "receipt-hooks"
-SCHEMA_V2 = "receipt-hooks/receipt/v2"
 
 
 def signed_bytes(receipt: dict[str, Any]) -> bytes:
@@ -78,9 +78,9 @@ def public_key(key_file: str) -> str:
 
 
 def sign(receipt: dict[str, Any], root: str) -> dict[str, Any]:
-    """RECEIPT as v2 with an SSH signature by git's signing key."""
+    """RECEIPT with an SSH signature by git's signing key (a v2 field)."""
     key_file = signing_key(root)
-    signed = {**receipt, "schema": SCHEMA_V2}
+    signed = {**receipt, "schema": SCHEMA_ID}
     signed.pop("signature", None)
     proc = _ssh_keygen("-Y", "sign", "-q", "-f", key_file, "-n", NAMESPACE,
                        stdin=signed_bytes(signed))
