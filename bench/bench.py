@@ -87,6 +87,32 @@ def bench_receipts(root: Path, runs: int) -> None:
             ["true"], repo, runs, "(two tree snapshots + schema)")
 
 
+def bench_verify(root: Path, runs: int) -> None:
+    """receipt verify over 200 commits, each with a receipt in refs/notes/receipts."""
+    import json
+
+    repo = new_repo(root, "verify")
+    sh(["git", "commit", "-q", "--allow-empty", "-m", "base"], repo)
+    sh([str(BIN / "receipt"), "run", "--", "sh", "-c", "echo '=== 3 passed in 0.01s ==='"],
+       repo)
+    template = json.loads((repo / "artifacts" / "test-receipt.json").read_text())
+    for i in range(200):
+        (repo / f"f{i}.txt").write_text(f"{i}\n")
+        sh(["git", "add", "-A"], repo)
+        sh(["git", "commit", "-qm", f"c{i}"], repo)
+        tree = subprocess.run(["git", "rev-parse", "HEAD^{tree}"], cwd=repo, env=ENV,
+                              capture_output=True, text=True, check=True).stdout.strip()
+        receipt = {**template, "git_tree": tree, "git_tree_after": tree}
+        sh(["git", "notes", "--ref", "receipts", "add", "-f", "-F", "-", tree], repo,
+           stdin=json.dumps([receipt]).encode())
+    verify = [str(BIN / "receipt"), "verify", "--range", "HEAD~200..HEAD"]
+    if sh(verify, repo) != 0:
+        raise SystemExit(f"bench: receipt verify failed in {repo}")
+    floor = ["git", "rev-list", "--format=%H %T", "HEAD~200..HEAD"]
+    compare("receipt verify --range (200 commits with notes) vs rev-list", verify, floor, repo,
+            runs, "target < 2000 ms")
+
+
 def staged_commit(root: Path, name: str, files: int, lines_per_file: int) -> Path:
     """A repository with FILES new files of LINES_PER_FILE lines staged, none under src/."""
     repo = new_repo(root, name)
@@ -170,17 +196,61 @@ def bench_fuse(root: Path, runs: int) -> None:
           f"(a whole process per step)")
 
 
+def bench_agent_hook(root: Path, runs: int) -> None:
+    """The stop hook on a 10k-file repository: the agents' default hook timeouts are seconds."""
+    import json
+
+    repo = new_repo(root, "agent10k")
+    for i in range(10_000):
+        folder = repo / f"pkg{i % 100}"
+        folder.mkdir(exist_ok=True)
+        (folder / f"m{i}.py").write_text(f"x = {i}\n")
+    sh(["git", "add", "-A"], repo)
+    sh(["git", "commit", "-qm", "init"], repo)
+    sh([str(BIN / "receipt"), "run", "--", "true"], repo)
+    event = root / "stop.json"
+    event.write_text(json.dumps({"session_id": "bench", "cwd": str(repo), "hook_event_name":
+                                 "Stop", "stop_hook_active": False,
+                                 "last_assistant_message": "Done. All tests pass."}))
+    stop = ["sh", "-c", f"{BIN / 'receipt'} agent-hook --agent claude-code < {event}"]
+    status = ["git", "status", "--porcelain"]
+    compare("agent-hook, 10k files, green receipt covers the tree", stop, status, repo, runs,
+            "target <= 1000 ms")
+    (repo / "pkg0" / "m0.py").write_text("x = 'changed'\n")
+    compare("agent-hook, 10k files, one file changed: blocked", stop, status, repo, runs,
+            "target <= 1000 ms")
+    (repo / "artifacts" / "test-receipt.json").unlink()
+    shutil.rmtree(repo / "artifacts" / "receipts", ignore_errors=True)
+    compare("agent-hook, 10k files, no receipt: HEAD is the baseline", stop, status, repo, runs,
+            "target <= 1000 ms")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--only", choices=("verify", "agent-hook"), help="run one group of rows")
+    parser.add_argument("--keep", metavar="DIR", help="with --only verify: build the "
+                                                      "repositories in DIR, kept")
     args = parser.parse_args(argv)
+    if args.only == "verify":
+        if args.keep:
+            bench_verify(Path(args.keep), args.runs)
+            return 0
+        with tempfile.TemporaryDirectory(prefix="receipt-bench-") as tmp:
+            bench_verify(Path(tmp), args.runs)
+        return 0
     print(f"{'median of ' + str(args.runs) + ' whole-process runs':<58} {'ours':>11} "
           f"{'peer':>11} {'ratio':>8}")
     with tempfile.TemporaryDirectory(prefix="receipt-bench-") as tmp:
+        if args.only == "agent-hook":
+            bench_agent_hook(Path(tmp), args.runs)
+            return 0
         bench_receipts(Path(tmp), args.runs)
+        bench_verify(Path(tmp), args.runs)
         bench_commit_stage(Path(tmp), args.runs)
         bench_large_change(Path(tmp), args.runs)
         bench_fuse(Path(tmp), args.runs)
+        bench_agent_hook(Path(tmp), args.runs)
     return 0
 
 

@@ -25,6 +25,7 @@ from hooks.receipt.model import DEFAULT_RECEIPT
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hooks.core.config import Config
+    from hooks.receipt.signing import Signers
     from hooks.receipt.verdict import Policy
 
 
@@ -41,6 +42,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="commit to check (repeatable; default: PRE_COMMIT_TO_REF, else HEAD)")
     parser.add_argument("--git-pre-push", action="store_true",
                         help="read the ref lines git gives a pre-push hook on stdin")
+    add_policy_arguments(parser)
+
+
+def add_policy_arguments(parser: argparse.ArgumentParser) -> None:
+    """What a receipt must satisfy: shared by check-receipt, receipt check and receipt verify."""
     parser.add_argument("--max-age", metavar="AGE", type=_age,
                         help="refuse receipts older than AGE (e.g. 90m, 24h, 7d; default: the "
                              "config's max-age)")
@@ -54,8 +60,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--require-tests", action=argparse.BooleanOptionalAction,
                         help="refuse a receipt whose output had no test counts receipt reads "
                              "(default: on when the repository has a config)")
+    parser.add_argument("--allowed-signers", nargs="?", const="", metavar="FILE",
+                        help="require receipts signed by a key in FILE, git's allowed-signers "
+                             "format (without FILE: git's gpg.ssh.allowedSignersFile)")
+    parser.add_argument("--require-signer", metavar="REGEX", type=regex_argument,
+                        help="the signer's principal must match REGEX (implies "
+                             "--allowed-signers)")
+    parser.add_argument("--require-log", action="store_true",
+                        help="refuse a receipt whose log is not beside it (the log is always "
+                             "compared with the receipt when present)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text for people (default) or json for machines")
+
+
+def add_publish_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--publish", nargs="?", const="", metavar="REMOTE",
+                        help="after a passing check, push refs/notes/receipts to REMOTE "
+                             "(default: the remote being pushed to, else origin)")
 
 
 def _age(text: str) -> float:
@@ -100,6 +121,17 @@ def policy_of(args: argparse.Namespace, policy_file: Config) -> Policy:
                   require_tests=require_tests)
 
 
+def signers_of(args: argparse.Namespace, root: str) -> Signers | None:
+    """The signature policy, when --allowed-signers or --require-signer asks for one."""
+    if args.allowed_signers is None and not args.require_signer:
+        return None
+    from hooks.receipt.signing import Signers
+    from hooks.receipt.signing import allowed_signers_file
+
+    return Signers(allowed_signers_file(args.allowed_signers, root),
+                   _compiled(args.require_signer))
+
+
 def check(args: argparse.Namespace) -> int:
     from hooks.core import config
     from hooks.core import git
@@ -107,14 +139,26 @@ def check(args: argparse.Namespace) -> int:
 
     policy_file = config.for_repo(git.repo_paths())
     result = check_revisions(revisions(args), args.receipt, policy_of(args, policy_file),
-                             policy_file)
+                             policy_file, require_log=args.require_log,
+                             signers=signers_of(args, git.repo_paths().root))
     code = result.exit_code
     if code == 0 and args.format == "text":
         write(result.vouched() + "\n")
+    if code == 0 and getattr(args, "publish", None) is not None:
+        _publish(args.publish)
     print_findings(result.findings, fmt=args.format, exit_code=code,
                    extra={"commits": result.commits, "receipt": result.shown,
                           "overrides": result.notes})
     return code
+
+
+def _publish(remote: str) -> None:
+    from hooks.core.output import warn
+    from hooks.receipt import notes
+
+    remote = remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or "origin"
+    notes.publish(remote)  # pushes with --no-verify: this hook is not run again for it
+    warn(f"check-receipt: published {notes.NOTES_REF} to {remote}")
 
 
 @guarded("check-receipt")
@@ -126,6 +170,7 @@ def main(argv: Sequence[str] | None = None) -> int:
              "check-receipt --rev main --max-age 24h --format json",
              notes=[CHECK_EXIT_CODES], annotates=True)
     add_arguments(parser)
+    add_publish_argument(parser)
     return check(parser.parse_args(argv))
 
 

@@ -17,6 +17,11 @@ OWN_PARSERS = {
     "skips": ("skips", "the no-inserted-skips scanner on demand (--list-rules, "
                        "--write-baseline)"),
     "fuse": ("fuse", "circuit breaker for an agent's inner loop (receipt fuse -- CMD)"),
+    "agent-hook": ("agent_hook", "a coding agent's stop hook: no 'done' without a receipt "
+                                 "(--agent claude-code|codex|gemini-cli|cursor)"),
+    "claims": ("claims", "find claims that the tests pass in text (FILE or -), unbacked by a "
+                         "receipt"),
+    "contract": ("contract", "print the agent contract for AGENTS.md / CLAUDE.md / GEMINI.md"),
 }
 
 
@@ -30,12 +35,15 @@ def _own_parser(name: str) -> Callable[[Sequence[str]], int]:
 
 def build_parser() -> ArgumentParser:
     from hooks import check_receipt
+    from hooks.commands import attest
     from hooks.commands import demo
     from hooks.commands import init
     from hooks.commands import install_hook
     from hooks.commands import ledger
+    from hooks.commands import notes
     from hooks.commands import override
     from hooks.commands import show
+    from hooks.commands import verify
 
     parser = ArgumentParser(prog="receipt")
     describe(parser, "Make \"the tests passed\" a fact a machine can check: run the tests "
@@ -54,7 +62,36 @@ def build_parser() -> ArgumentParser:
              "receipt check --rev \"$GITHUB_SHA\" --format json",
              notes=[check_receipt.CHECK_EXIT_CODES], annotates=True)
     check_receipt.add_arguments(check)
+    check_receipt.add_publish_argument(check)
     check.set_defaults(func=check_receipt.check)
+    verifier = sub.add_parser("verify", help="every commit of a range (or every branch a "
+                                             "server receives) needs a receipt in the notes")
+    describe(verifier, "Check that every commit of a range, or every branch a git server "
+                       "receives, has a valid receipt in refs/notes/receipts.",
+             "receipt verify --range origin/main..HEAD",
+             "receipt verify --pre-receive         # as a server's pre-receive hook",
+             notes=[check_receipt.CHECK_EXIT_CODES], annotates=True)
+    verify.add_arguments(verifier)
+    verifier.set_defaults(func=verify.run)
+    attester = sub.add_parser("attest", help="print a commit's receipt as an in-toto "
+                                             "Statement (test-result predicate)")
+    describe(attester, "Print a commit's receipt as an in-toto Statement with the "
+                       "test-result predicate, for SLSA and witness tooling.",
+             "receipt attest > attestation.json", "receipt attest --rev v1.2.0")
+    attest.add_arguments(attester)
+    attester.set_defaults(func=attest.run)
+    publish = sub.add_parser("publish", help="push refs/notes/receipts (merging theirs first)")
+    describe(publish, "Push the receipts kept in refs/notes/receipts to a remote, merging "
+                      "the remote's first.",
+             "receipt publish", "receipt publish upstream")
+    notes.add_arguments(publish)
+    publish.set_defaults(func=notes.publish)
+    fetch = sub.add_parser("fetch", help="fetch refs/notes/receipts and merge them into ours")
+    describe(fetch, "Fetch the receipts kept in refs/notes/receipts from a remote and merge "
+                    "them into ours.",
+             "receipt fetch", "receipt fetch upstream")
+    notes.add_arguments(fetch)
+    fetch.set_defaults(func=notes.fetch)
     shown = sub.add_parser("show", help="show the receipt, then the check's verdict for HEAD")
     describe(shown, "Print the receipt, then check it against HEAD and exit with the check's "
                     "exit code.",

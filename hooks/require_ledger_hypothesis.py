@@ -76,7 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hooks.ledger.gate import check_whole_ledger
 
         findings = check_whole_ledger(ledger) if os.path.lexists(ledger) else []
-    elif ledger in found.paths or any(r.search(p) for p in found.paths for r in patterns):
+    elif (ledger in found.paths or any(r.search(p) for p in found.paths for r in patterns)
+          or found.differs_from_published(ledger)):
         from hooks.ledger.gate import check_change
 
         on_disk = None if found.is_range else _work_tree_ledger(git.repo_paths().root, ledger)

@@ -232,6 +232,7 @@ def test_several_problems_are_all_printed_and_the_first_in_order_wins(repo: Repo
 def test_max_age(repo: Repo) -> None:
     commit_and_run(repo)
     assert check(repo, "--max-age", "1h").code == 0
+    repo.git("update-ref", "-d", "refs/notes/receipts")  # the file alone: no note vouches
     edit_receipt(repo, finished_utc="2020-01-01T00:00:00Z")
     result = check(repo, "--max-age", "24h")
     assert result.code == 3
@@ -281,13 +282,17 @@ def test_rev_checks_another_commit_and_detached_head_works(repo: Repo) -> None:
     assert check(repo).code == 0
 
 
-def test_worktree_has_its_own_receipt(repo: Repo) -> None:
+def test_worktree_has_its_own_receipt_and_shares_the_notes(repo: Repo) -> None:
     commit_and_run(repo)
     wt = repo.path.parent / "wt"
     repo.git("worktree", "add", "-q", "-b", "side", str(wt))
     assert (wt / ".git").is_file()
     result = repo.run("check-receipt", cwd=wt)
-    assert result.code == 2  # the receipt lives in the other work tree
+    # the file lives in the other work tree; the note on the tree is the repository's
+    assert result.code == 0, result.both
+    assert "refs/notes/receipts on tree" in result.out
+    repo.git("update-ref", "-d", "refs/notes/receipts")
+    assert repo.run("check-receipt", cwd=wt).code == 2
     assert repo.run("receipt", "run", "--", PY, "t.py", cwd=wt).code == 0
     assert repo.run("check-receipt", cwd=wt).code == 0
 
@@ -320,3 +325,22 @@ def test_pre_push_stdin_lines_each_checked_and_deletions_skipped(repo: Repo) -> 
     result = check(repo, "--git-pre-push", stdin=lines)
     assert result.code == 3
     assert result.out.startswith(f"stale: {second[:7]} differs from the tested tree")
+
+
+def test_a_version_1_receipt_still_checks_and_v2_fields_need_v2(repo: Repo) -> None:
+    # What 0.1 wrote: version 1, none of version 2's fields. It keeps vouching; the same
+    # document carrying a v2 field under the v1 name is not a v1 receipt.
+    head = commit_and_run(repo)
+    repo.git("update-ref", "-d", "refs/notes/receipts")  # the file alone vouches here
+    data = json.loads((repo.path / RECEIPT).read_text())
+    assert data["schema"] == "receipt-hooks/receipt/v2"
+    v1 = {k: v for k, v in data.items() if k not in ("ignored", "hidden", "argv_original")}
+    v1["schema"] = "receipt-hooks/receipt/v1"
+    (repo.path / RECEIPT).write_text(json.dumps(v1))
+    accepted = check(repo)
+    assert accepted.code == 0, accepted.both
+    assert accepted.out.startswith(f"check-receipt: {head[:7]}: ")
+    (repo.path / RECEIPT).write_text(json.dumps({**v1, "ignored": ["x"]}))
+    refused = check(repo)
+    assert refused.code == 5
+    assert "Additional properties are not allowed ('ignored' was unexpected)" in refused.out

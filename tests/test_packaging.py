@@ -28,7 +28,7 @@ def test_schemas_load_from_the_installed_package_not_this_checkout(tmp_path: Pat
     assert result.code == 0, result.err
     _location, size = result.out.split()
     assert int(size) == len((SOURCE_ROOT / "schemas/receipt.schema.json").read_bytes())
-    for name in ("receipt.schema.json", "ledger-entry.schema.json"):
+    for name in ("receipt.schema.json", "receipt-v2.schema.json", "ledger-entry.schema.json"):
         schema = json.loads((SOURCE_ROOT / "schemas" / name).read_text())
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
         assert schema["$id"].endswith(name)

@@ -32,7 +32,7 @@ def test_passing_run_records_what_ran_on_which_tree(repo: Repo) -> None:
     assert "=== 3 passed in 0.01s ===" in result.out  # streamed to the terminal
     assert "receipt: wrote artifacts/test-receipt.json: exit 0, 3 passed" in result.err
     r = receipt_of(repo)
-    assert r["schema"] == "receipt-hooks/receipt/v1"
+    assert r["schema"] == "receipt-hooks/receipt/v2"
     assert r["argv"] == [PY, "t.py"]
     assert r["command"] == f"{PY} t.py"
     assert r["git_head"] == head

@@ -63,6 +63,9 @@ def build_parser() -> ArgumentParser:
     add("--require-env", action="append", default=[], metavar="NAME",
         help="refuse to start (exit 43) unless NAME is set and not blank (repeatable)")
     add("--once", action="store_true", help="run one step; remember the history in --state")
+    add("--between", metavar="CMD",
+        help="a shell command run before each retry (the agent's edit step), so a retry "
+             "can differ from the step before")
     add("--reset", action="store_true", help="forget the --once history (records fuse_reset)")
     add("--override", metavar="REASON",
         help="go past the config's fuse caps; the reason is logged in the ledger")
@@ -151,6 +154,9 @@ def main(argv: Sequence[str]) -> int:
     apply_caps(args, policy, paths.root)
     if args.ledger is None:
         args.ledger = os.path.join(paths.root, policy.ledger)
+    if args.between is not None and args.once:
+        parser.error("--between runs between the steps of one fuse run; with --once the "
+                     "agent's own edit comes between calls")
     config = Config(args, command or ["true"], shell and bool(command), paths.root,
                     paths.common_dir)
     if args.reset:

@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test-command", metavar="CMD",
                         help="the suite (default: detected from the repository)")
     parser.add_argument("--dry-run", action="store_true", help="print what would change")
+    parser.add_argument("--agent", choices=("claude-code", "codex", "cursor", "gemini-cli"),
+                        help="also add that agent's stop hook to its project settings and the "
+                             "agent contract to its instructions file")
     parser.add_argument("--force", action="store_true",
                         help="replace a receipt-hooks config that is already there")
     parser.add_argument("--hooks-repo", metavar="URL", default=REPO_URL,
@@ -205,11 +208,24 @@ def run(args: argparse.Namespace) -> int:
     plan_config(plan, suite, args.force)
     plan_precommit(plan, args.hooks_repo)
     plan_gitignore(plan)
+    if args.agent:  # an agent settings file init cannot merge stops it before anything is written
+        from hooks.agents import install as agent_install
+
+        agent_install.plan(root, args.agent, config.NO_CONFIG)
     verb = "would change" if args.dry_run else "changed"
     for name, content, what in plan.writes:
         if not args.dry_run:
             atomic_write(os.path.join(root, name), content)
         print(f"receipt init: {verb} {name}: {what}")
+    if args.agent:  # after the config is written: the contract is filled from it
+        for agent_file, text, change in agent_install.plan(root, args.agent,
+                                                           config.load(root, None)):
+            if text is None:
+                plan.keep(f"{agent_file}: already there")
+                continue
+            if not args.dry_run:
+                atomic_write(os.path.join(root, agent_file), text.encode())
+            print(f"receipt init: {verb} {agent_file}: {change}")
     for note in plan.notes:
         print(f"receipt init: note: {note}")
     for what in plan.unchanged:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from hooks.core import shell
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
 from hooks.core.cmdline import split_at_dashdash
+from hooks.core.errors import UserError
 
-USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] -- CMD [ARG ...]\n"
+USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] [--reuse] -- CMD [ARG ...]"
+         "\n"
          "       receipt run [options] 'CMD STRING RUN BY /bin/sh'\n"
          "       receipt run [options]   (runs the config's test-command)")
 
@@ -17,7 +20,7 @@ USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] -- CMD [ARG .
 def main(argv: Sequence[str]) -> int:
     from hooks.receipt.record import run
 
-    options, command, shell = split_at_dashdash(argv)
+    options, command, shell_form = split_at_dashdash(argv)
     parser = ArgumentParser(prog="receipt run", usage=USAGE)
     describe(parser, "Run a command and write a receipt of how it ended: its exit code, the "
                      "test counts in its output, and the tree it ran on.",
@@ -32,17 +35,41 @@ def main(argv: Sequence[str]) -> int:
                              "artifacts/test-output.log; /dev/null keeps no log)")
     parser.add_argument("--junit", metavar="FILE",
                         help="read test counts from this JUnit XML report the command writes")
-    if shell:
+    parser.add_argument("--sign", action="store_true",
+                        help="sign the receipt with git's user.signingkey (gpg.format=ssh); "
+                             "also 'sign = true' in the config")
+    parser.add_argument("--reuse", action="store_true",
+                        help="exit 0 without running when the notes hold a green receipt from "
+                             "the same command for the current tree")
+    if shell_form:
         parser.add_argument("command_string", nargs="?", metavar="'CMD STRING'")
     args = parser.parse_args(options)
-    if shell and not args.command_string:
+    if shell_form and not args.command_string:
         return run_suite(args, parser)
-    if shell:
+    if shell_form:
         command = [args.command_string]
     elif not command:
         parser.error("no command after '--'")
-    return run(command, shell=shell, receipt_arg=args.receipt, log_arg=args.log,
-               junit=args.junit)
+    refuse_hidden_failures(command, shell_form)
+    return run(command, shell=shell_form, receipt_arg=args.receipt, log_arg=args.log,
+               junit=args.junit, reuse=args.reuse, sign=args.sign)
+
+
+def refuse_hidden_failures(command: Sequence[str], shell_form: bool) -> None:
+    """A shell string whose exit status can hide a failing command ('pytest; true') would
+    record a pass that did not happen: refused before anything runs, with the fix."""
+    if shell_form:
+        text, errexit = command[0], False
+    else:
+        nested = shell.shell_string(command)  # receipt run -- sh -c 'a; b'
+        if nested is None:
+            return
+        text, errexit, _ = nested
+    found = shell.hiding_operator(text, errexit)
+    if found:
+        why, fix = found
+        shown = text.replace("\n", "\\n")
+        raise UserError(f"receipt run: '{shown}' can hide a failing command ({why}): {fix}")
 
 
 def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
@@ -59,7 +86,8 @@ def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
     first_failure = 0
     for command in suite:
         argv = configured_argv(command)
+        refuse_hidden_failures(argv, False)  # a configured 'a; b' hides a failure as well
         code = run(argv, shell=False, receipt_arg=args.receipt, log_arg=args.log,
-                   junit=args.junit)
+                   junit=args.junit, reuse=args.reuse, sign=args.sign)
         first_failure = first_failure or code
     return first_failure

@@ -29,15 +29,17 @@ class Change:
     """The change: its range (None for the staged change), the paths it touches, the lines.
 
     ``base`` is the commit the change is measured from: for a range, the merge base of its
-    ends (what ``A...B`` diffs against); ``git.EMPTY_TREE`` when the whole history is new.
+    ends (what ``A...B`` diffs against); ``git.empty_tree()`` when the whole history is new.
     """
 
-    __slots__ = ("_diffs", "_old_rev", "base", "paths", "target")
+    __slots__ = ("_diffs", "_old_rev", "base", "paths", "published", "target")
 
     def __init__(self, base: str | None, target: str | None, paths: list[str]) -> None:
         self.base = base
         self.target = target
         self.paths = paths
+        # at pre-push, (name, commit) of what the remote already has of the pushed branch
+        self.published: tuple[str, str] | None = None
         self._old_rev: str | None = None
         self._diffs: list[FileDiff] | None = None
 
@@ -56,8 +58,8 @@ class Change:
         if self._old_rev is None:
             if self.base is None or self.target is None:
                 self._old_rev = "HEAD"
-            elif self.base == git.EMPTY_TREE:
-                self._old_rev = git.EMPTY_TREE
+            elif self.base == git.empty_tree():
+                self._old_rev = self.base
             else:
                 self._old_rev = git.merge_base(self.base, self.target) or self.base
         return self._old_rev
@@ -76,13 +78,19 @@ class Change:
 
     def old_content(self, path: str) -> bytes | None:
         """PATH before the change; None where it did not exist."""
-        if self.old_rev == git.EMPTY_TREE:
+        if self.is_range and self.old_rev == git.empty_tree():  # staged: no git call
             return None
         return git.blob(f"{self.old_rev}:{path}")
 
     def new_content(self, path: str) -> bytes | None:
         """PATH after the change: in the index (staged) or at the range's target."""
         return git.blob(self.blob_spec(path))
+
+    def differs_from_published(self, path: str) -> bool:
+        """PATH at the target is not what the remote already has (a rewrite, at pre-push)."""
+        if self.published is None:
+            return False
+        return git.blob(f"{self.published[1]}:{path}") != self.new_content(path)
 
     def blob_spec(self, path: str) -> str:
         return f"{self.target}:{path}" if self.is_range else f":{path}"
@@ -116,7 +124,7 @@ def unpushed_range() -> tuple[str, str] | None:
     if not new:
         return None
     boundary = [line[1:] for line in lines if line.startswith("-")]
-    return (boundary[0] if boundary else git.EMPTY_TREE), target
+    return (boundary[0] if boundary else git.empty_tree()), target
 
 
 def enter_root() -> None:
@@ -132,7 +140,8 @@ def enter_root() -> None:
 def detect(from_ref: str | None, to_ref: str | None) -> Change:
     enter_root()
     base, target = resolve_refs(from_ref, to_ref)
-    if target is None and at_pre_push():
+    pushing = at_pre_push()
+    if target is None and pushing:
         found = unpushed_range()
         if found is None:  # every pushed commit is on a remote already: an empty range
             head = _commit(os.environ.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD")
@@ -140,7 +149,43 @@ def detect(from_ref: str | None, to_ref: str | None) -> Change:
         base, target = found
     if base is None or target is None:
         return Change(None, None, git.changed_paths(None, None))
-    return Change(base, target, git.changed_paths(base, target))
+    result = Change(base, target, git.changed_paths(base, target))
+    if pushing:
+        result.published = remote_tracking()
+    return result
+
+
+def remote_tracking() -> tuple[str, str] | None:
+    """(name, commit) of the pushed branch's remote-tracking ref, when pre-commit names the
+    remote and branch and the ref exists: what the remote already has, as last fetched.
+
+    A push by URL finds the remote whose configured URL it is.
+    """
+    branch = os.environ.get("PRE_COMMIT_REMOTE_BRANCH") or ""
+    remote = os.environ.get("PRE_COMMIT_REMOTE_NAME") or ""
+    if not branch.startswith("refs/heads/") or not remote:
+        return None
+    name = branch[len("refs/heads/"):]
+    for candidate in (remote, *_remotes_with_url(os.environ.get("PRE_COMMIT_REMOTE_URL"))):
+        commit = git.resolve_commit(f"refs/remotes/{candidate}/{name}")
+        if commit:
+            return f"{candidate}/{name}", commit
+    return None
+
+
+def _remotes_with_url(url: str | None) -> list[str]:
+    if not url:
+        return []
+    try:
+        lines = git.text("config", "--get-regexp", r"^remote\..*\.url$").splitlines()
+    except git.GitError:  # no remote configured
+        return []
+    found = []
+    for line in lines:
+        key, _, value = line.partition(" ")
+        if value == url:
+            found.append(key[len("remote."):-len(".url")])
+    return found
 
 
 def _commit(rev: str) -> str:

@@ -17,7 +17,12 @@ from collections.abc import Mapping
 
 from hooks.core.errors import UserError
 
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+# The empty tree's id differs with the repository's object format (`git hash-object -t tree
+# /dev/null`); ``empty_tree()`` gives the current repository's.
+EMPTY_TREES = {
+    "sha1": "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "sha256": "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+}
 
 # Variables a surrounding hook or a test harness may leave behind that would point our calls
 # at another repository or index than the one the user is standing in.
@@ -127,8 +132,37 @@ def resolve_commit(rev: str, cwd: str | None = None) -> str | None:
         return None
 
 
+# commit id -> tree id, filled by commit_trees(): a commit's tree never changes, and a range
+# check would otherwise pay a process per commit to ask again
+_TREES: dict[str, str] = {}
+
+
+def known_commits() -> dict[str, str]:
+    """Commit ids already listed in this process (by ``commit_trees``), with their trees."""
+    return _TREES
+
+
 def tree_of(commit: str, cwd: str | None = None) -> str:
+    if commit in _TREES:
+        return _TREES[commit]
     return text("rev-parse", "--verify", "--end-of-options", f"{commit}^{{tree}}", cwd=cwd)
+
+
+@functools.cache
+def empty_tree(cwd: str | None = None) -> str:
+    """The empty tree's id in this repository's object format (SHA-1 or SHA-256)."""
+    try:
+        form = text("rev-parse", "--show-object-format", cwd=cwd)
+    except GitError:
+        form = "sha1"
+    if form in EMPTY_TREES:
+        return EMPTY_TREES[form]
+    return text("hash-object", "-t", "tree", "/dev/null", cwd=cwd)  # a format to come
+
+
+def is_null_id(object_id: str) -> bool:
+    """All zeros, of either length: git's "no object" (a deleted or not yet existing ref)."""
+    return len(object_id) in (40, 64) and not object_id.strip("0")
 
 
 def head_commit(cwd: str | None = None) -> str | None:
@@ -237,8 +271,8 @@ def diff_spec(base: str | None, target: str | None) -> list[str]:
     """git diff's arguments for a change: the index, BASE...TARGET, or all of TARGET's tree."""
     if base is None or target is None:
         return ["--cached"]
-    if base == EMPTY_TREE:  # a whole new history: everything in it is added
-        return [EMPTY_TREE, target]
+    if base == empty_tree():  # a whole new history: everything in it is added
+        return [base, target]
     return [f"{base}...{target}"]
 
 
@@ -295,3 +329,99 @@ def tracked_files(cwd: str | None = None, paths: Iterable[str] = ()) -> list[str
     specs = [f":(top,literal){p}" for p in paths]
     out = run("ls-files", "-z", *(["--full-name", "--", *specs] if specs else []), cwd=cwd)
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+
+
+# Git notes: receipts travel as notes on tree objects (hooks/receipt/notes.py says why).
+
+def notes_index(notes_rev: str, cwd: str | None = None) -> dict[str, str]:
+    """Annotated object id -> note blob id for the notes commit NOTES_REV, in one process.
+
+    Reads the notes tree itself (``ls-tree``), so it works for a ref or for a commit id that
+    no ref names yet (a pre-receive hook sees the pushed notes only as an id). Fan-out
+    directories (``ab/cdef...``) are joined back into the object id. {} when NOTES_REV is absent.
+    """
+    if resolve_commit(notes_rev, cwd=cwd) is None:
+        return {}
+    out = run("ls-tree", "-r", "-z", "--full-tree", f"{notes_rev}^{{tree}}", cwd=cwd)
+    index: dict[str, str] = {}
+    for entry in out.split(b"\0"):
+        meta, _tab, path = entry.partition(b"\t")
+        fields = meta.split()
+        if len(fields) == 3 and fields[1] == b"blob":
+            index[path.replace(b"/", b"").decode("ascii", "replace")] = fields[2].decode()
+    return index
+
+
+def objects(ids: Iterable[str], cwd: str | None = None) -> dict[str, bytes]:
+    """The content of many objects by id in one ``cat-file --batch`` pass; absent ones left out."""
+    wanted = list(dict.fromkeys(i for i in ids if i and "\n" not in i))
+    if not wanted:
+        return {}
+    out = run("cat-file", "--batch", stdin="".join(f"{i}\n" for i in wanted).encode(), cwd=cwd)
+    found: dict[str, bytes] = {}
+    pos = 0
+    for object_id in wanted:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split(b" ")
+        pos = end + 1
+        if len(header) == 3:
+            size = int(header[2])
+            found[object_id] = out[pos:pos + size]
+            pos += size + 1
+    return found
+
+
+def note_show(notes_ref: str, object_id: str, cwd: str | None = None) -> bytes | None:
+    """The note on OBJECT_ID under NOTES_REF (``git notes show``), None when there is none."""
+    proc = subprocess.run(("git", "notes", "--ref", notes_ref, "show", object_id), cwd=cwd,
+                          capture_output=True, check=False)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def note_write(notes_ref: str, object_id: str, content: bytes, cwd: str | None = None) -> None:
+    """Replace the note on OBJECT_ID (``git notes add -f -F -``): one commit on NOTES_REF."""
+    run("notes", "--ref", notes_ref, "add", "-f", "-F", "-", object_id, cwd=cwd, stdin=content)
+
+
+def notes_merge_ours(notes_ref: str, other: str, cwd: str | None = None) -> None:
+    """Merge the notes commit OTHER into NOTES_REF, keeping ours where both changed a note.
+
+    The caller then rewrites those notes with the union: this merge gives the history (so a
+    push after it is a fast-forward), the union gives the content.
+    """
+    if resolve_commit(f"refs/notes/{notes_ref}", cwd=cwd) is None:
+        run("update-ref", f"refs/notes/{notes_ref}", other, cwd=cwd)
+        return
+    run("notes", "--ref", notes_ref, "merge", "--quiet", "-s", "ours", other, cwd=cwd)
+
+
+def fetch_ref(remote: str, source: str, dest: str, cwd: str | None = None) -> bool:
+    """Fetch SOURCE from REMOTE into DEST (forced); False when the remote has no SOURCE."""
+    if not text("ls-remote", "--", remote, source, cwd=cwd):
+        return False
+    run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote, f"+{source}:{dest}",
+        cwd=cwd)
+    return True
+
+
+def push_ref(remote: str, ref: str, cwd: str | None = None) -> None:
+    """Push REF to the same name on REMOTE, never through this repository's pre-push hook."""
+    run("push", "--quiet", "--no-verify", remote, f"{ref}:{ref}", cwd=cwd)
+
+
+def delete_ref(ref: str, cwd: str | None = None) -> None:
+    run("update-ref", "-d", ref, cwd=cwd)
+
+
+def commit_trees(revs: Iterable[str], walk: bool = True,
+                 cwd: str | None = None) -> list[tuple[str, str]]:
+    """(commit, tree) for the commits REVS name (a range when WALK), newest first, one pass."""
+    args = ["rev-list", "--no-commit-header", "--format=%H %T", *([] if walk else ["--no-walk"])]
+    out = text(*args, "--end-of-options", *revs, "--", cwd=cwd)
+    pairs: list[tuple[str, str]] = []
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 2:
+            pairs.append((fields[0], fields[1]))
+            _TREES[fields[0]] = fields[1]
+    return pairs

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 RECEIPT = "receipt.schema.json"
+RECEIPT_V2 = "receipt-v2.schema.json"  # what receipt run writes; v1 files are still read
 LEDGER_ENTRY = "ledger-entry.schema.json"
 CONFIG = "config.schema.json"
 

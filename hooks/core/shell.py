@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
 
@@ -20,24 +19,33 @@ OPERATORS = ("&&", "||", ";;", "|&", ">>", ">&", "&>", "<&", "<<", ">|", "<>",
 REDIRECTIONS = frozenset({">>", ">&", "&>", "<&", "<<", ">|", "<>", "<", ">"})
 PUNCTUATION = "();<>|&\n"
 
-# Operators after which the string's exit status no longer says whether every command passed,
-# and why; under ``sh -e`` a failing command in a ``;`` list (or on its own line) stops it.
-HIDING = {
-    ";": "runs the next command whatever the one before it did",
-    "\n": "runs the next line whatever the one before it did",
-    "||": "turns a failure into the next command's result",
-    "|": "reports only the last command of the pipe",
-    "|&": "reports only the last command of the pipe",
-    "&": "does not wait for the command before it",
-    "!": "inverts the command's result",
+# Operators after which the string's exit status no longer says whether every command passed:
+# (why, the fix). Under ``sh -e`` a failing command in a ``;`` list (or on its own line) stops
+# the string, so those two are safe there.
+_SEQUENCE_FIX = ("join the commands with '&&', run them as \"receipt run -- sh -ec '...'\", "
+                 "or give each its own 'receipt run'")
+HIDING: dict[str, tuple[str, str]] = {
+    ";": ("';' runs the next command whatever the one before it did", _SEQUENCE_FIX),
+    "\n": ("a new line runs whatever the line before it did", _SEQUENCE_FIX),
+    "||": ("'||' turns a failure into the next command's result",
+           "drop '|| ...', or give each command its own 'receipt run'"),
+    "|": ("a pipe reports only its last command",
+          "drop the pipe ('receipt run' keeps the output in its log already)"),
+    "|&": ("a pipe reports only its last command",
+           "drop the pipe ('receipt run' keeps the output in its log already)"),
+    "&": ("'&' does not wait for the command before it",
+          "drop the '&', or give each command its own 'receipt run'"),
+    "!": ("'!' inverts the command's result", "drop the '!'"),
 }
 STOPPED_BY_ERREXIT = frozenset({";", "\n"})
 
 
-@dataclass(frozen=True)
 class ShellString:
-    commands: list[list[str]]  # each simple command's words
-    operators: list[str]  # the operators between them, and a leading "!" where one is
+    __slots__ = ("commands", "operators")
+
+    def __init__(self, commands: list[list[str]], operators: list[str]) -> None:
+        self.commands = commands  # each simple command's words
+        self.operators = operators  # the operators between them, and a leading "!"
 
 
 def _operators(token: str) -> list[str]:
@@ -104,8 +112,8 @@ def shell_string(words: Sequence[str]) -> tuple[str, bool, int] | None:
 
 
 def hiding_operator(text: str, errexit: bool = False) -> tuple[str, str] | None:
-    """(operator, why) for the first operator in TEXT that can hide a failing command."""
+    """(why, fix) for the first operator in TEXT that can hide a failing command's result."""
     for op in split(text).operators:
         if op in HIDING and not (errexit and op in STOPPED_BY_ERREXIT):
-            return op, HIDING[op]
+            return HIDING[op]
     return None

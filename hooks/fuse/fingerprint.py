@@ -7,7 +7,11 @@ names its failing tests, the fingerprint is the sorted set of them with the exit
 otherwise the last 40 normalised lines.
 
 Two strengths: ``strict`` keeps the numbers in assertion messages (``3 != 5`` becoming
-``4 != 5`` is progress); ``loose`` drops every digit and is used to spot oscillation.
+``4 != 5`` is progress); ``loose`` drops every digit and is used to spot oscillation. The
+failing test ids alone would lose those numbers where the runner prints the compared values
+on lines of their own (go's ``got 3, want 5``, jest's ``Expected: 5`` / ``Received: 3``,
+Rust's ``left: 3`` / ``right: 5``, pytest's ``E assert 3 == 5``), so the strict fingerprint
+of failing tests also holds those assertion lines.
 """
 
 from __future__ import annotations
@@ -51,6 +55,13 @@ FAILING_TEST_LINES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("go", re.compile(r"^\s*--- FAIL: (?P<id>\S+)")),
     ("cargo", re.compile(r"^test (?P<id>\S+) \.\.\. FAILED$")),
 )
+
+# Lines that carry the values an assertion compared: they belong to the strict fingerprint.
+ASSERTION_LINES = re.compile(
+    r"^\s*(?:E\s+(?:assert|AssertionError|where|\+|-)|AssertionError\b|assert(?:ion)?\b|"
+    r"Expected\b|Received\b|expected\b|actual\b|got\b|want\b|left\b|right\b)"
+    r"|\s(?:!=|==)\s|\bgot\b.*\bwant\b|\bexpected\b.*\b(?:got|but was|actual)\b")
+_MAX_ASSERTIONS = 200
 
 _DIGITS = re.compile(r"\d+")
 
@@ -98,6 +109,7 @@ class FingerprintBuilder:
         self._normalise = Normaliser(root, home)
         self._tail: deque[str] = deque(maxlen=TAIL_LINES)
         self._failing: dict[str, str] = {}
+        self._assertions: list[str] = []
         self._lines = LineBuffer(_MAX_LINE)
 
     def feed(self, data: bytes) -> None:
@@ -109,6 +121,8 @@ class FingerprintBuilder:
         if not line.strip():
             return
         self._tail.append(line)
+        if len(self._assertions) < _MAX_ASSERTIONS and ASSERTION_LINES.search(line):
+            self._assertions.append(line.strip())
         if len(self._failing) >= _MAX_IDS:
             return
         for _runner, pattern in FAILING_TEST_LINES:
@@ -124,7 +138,7 @@ class FingerprintBuilder:
         code = f"exit={exit_code}"
         if self._failing:
             ids = sorted(self._failing)
-            strict = [f"{i} - {self._failing[i]}" for i in ids] + [code]
+            strict = [f"{i} - {self._failing[i]}" for i in ids] + self._assertions + [code]
             loose = [_DIGITS.sub("#", i) for i in ids] + [code]
             return Fingerprint(_digest(strict), _digest(loose), "failing_tests")
         if self._tail:

@@ -6,9 +6,12 @@ import os
 
 from hooks.fuse.environment import StepEnvironment
 
+LONG_LINE = 1 << 16  # a line without an end is held up to this size, then written in parts
+
 
 class LineRedactingLog:
-    """Writes output to the log a line at a time, so a secret split across chunks is caught."""
+    """Writes output to the log a line at a time, so a secret split across chunks is caught;
+    a line longer than LONG_LINE is written in parts cut where no secret straddles them."""
 
     def __init__(self, path: str, env: StepEnvironment, truncate: bool) -> None:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -19,11 +22,11 @@ class LineRedactingLog:
     def write(self, data: bytes) -> None:
         data = self._partial + data
         cut = data.rfind(b"\n") + 1
-        if cut == 0 and len(data) < (1 << 16):
+        if cut == 0 and len(data) < LONG_LINE:
             self._partial = data
             return
-        if cut == 0:
-            cut = len(data)
+        if cut == 0:  # a long line with no end yet: write most of it, never half a secret
+            cut = self._env.safe_cut(data)
         self._partial = data[cut:]
         self._file.write(self._env.redact_bytes(data[:cut]))
 

@@ -40,6 +40,7 @@ class Config:
         self.step_timeout: float | None = args.step_timeout
         self.budget: float | None = args.budget
         self.once: bool = args.once
+        self.between: str | None = getattr(args, "between", None)
         self.root = root
         self.ledger = args.ledger or os.path.join(base, store.DEFAULT_LEDGER)
         self.log = args.log or os.path.join(base, "artifacts", "fuse.log")
@@ -64,6 +65,7 @@ class Fuse:
         self.last_exit_code = 0
         self.last_timed_out_on_budget = False
         self.log: LineRedactingLog | None = None
+        self.blown: str | None = None  # the blow's message, kept by --once until --reset
 
     # -- ledger and messages
     def event(self, name: str, **fields: object) -> None:
@@ -137,6 +139,18 @@ class Fuse:
             return None
         return Step(fp.strict, fp.loose, fp.source, tree, outcome.exit_code)
 
+    def between(self, log: LineRedactingLog, forwarder: process.SignalForwarder) -> None:
+        """The agent's edit step, run before each retry: what gives the retry a chance."""
+        shown = self.env.redact(self.config.between or "")
+        self.say(f"between steps: {shown}")
+        log.note(f"=== between: {shown}")
+        outcome = process.run_streaming(command_argv([self.config.between or ""], True),
+                                        log.write, forwarder=forwarder, env=self.env.env,
+                                        timeout=self.config.step_timeout)
+        log.flush()
+        if outcome.exit_code != 0:
+            self.say(f"warning: '{shown}' exited {outcome.exit_code}; running the step anyway")
+
     def tree(self) -> str | None:
         if self.config.root is None:
             return None
@@ -154,6 +168,7 @@ class Fuse:
         fp = self.history[-1].strict if self.history else None
         where = f"at step {self.steps_done}/{self.config.max_steps}" if self.steps_done else ""
         message = f"fuse blown {where}: {reason}: {text}".replace("  ", " ")
+        self.blown = message
         self.say(message + "; stop retrying and write down what you believe is wrong: "
                  "receipt ledger add \"<hypothesis>\" --test \"<command that tests it>\"")
         self.event("fuse_blown", reason=reason, step=max(self.steps_done, 1), fp=fp,
@@ -203,6 +218,8 @@ class Fuse:
                         return self.blow("budget", f"the next step (about {average:.1f}s) "
                                                    f"would not fit in --budget "
                                                    f"{self.config.budget:g}s")
+                    if self.steps_done and self.config.between:
+                        self.between(log, forwarder)
                     step = self.run_step(log, forwarder)
                     if step is None:
                         return self.green()
@@ -221,30 +238,45 @@ class Fuse:
         self.steps_done = int(state.get("steps", 0))
         self.durations = [float(d) for d in state.get("durations", [])]
         self.started_wall = float(state.get("started", time.time()))
+        if state.get("blown"):
+            # a blown fuse stays blown: another attempt is exactly what it exists to stop
+            self.say(f"{state['blown']}; not running '{self.env.redact(self.config.command_text)}'"
+                     f" again. Write down what you believe is wrong (receipt ledger add), fix "
+                     f"it, then 'receipt fuse --reset' and try again")
+            return BLOWN
         if not self.steps_done:
             self.event("start", cmd=self.env.redact(self.config.command_text),
                        config=self.config.as_event())
         if self.steps_done >= self.config.max_steps:
-            return self.blow("max_steps", f"{self.steps_done} steps without a green run "
+            code = self.blow("max_steps", f"{self.steps_done} steps without a green run "
                                           f"(receipt fuse --reset starts over)")
+            self.save_once_state()
+            return code
         if self.budget_refuses_next_step():
-            return self.blow("budget", f"the next step would not fit in --budget "
+            code = self.blow("budget", f"the next step would not fit in --budget "
                                        f"{self.config.budget:g}s (receipt fuse --reset starts "
                                        f"over)")
+            self.save_once_state()
+            return code
         log = self.log = LineRedactingLog(self.config.log, self.env, truncate=False)
+        verdict: int | None = None
         try:
             with process.SignalForwarder() as forwarder:
                 step = self.run_step(log, forwarder)
             if step is not None:
-                code = self.after_failure(step)
+                verdict = self.after_failure(step)
         finally:
             log.close()
             self.log = None
         if step is None:
             clear_state(self.config.state)
             return self.green()
+        self.save_once_state()
+        return verdict if verdict is not None else self.last_exit_code
+
+    def save_once_state(self) -> None:
         save_state(self.config.state, {
             "version": STATE_VERSION, "steps": self.steps_done, "started": self.started_wall,
             "durations": self.durations, "history": [s.as_dict() for s in self.history[-12:]],
+            "blown": self.blown,
         })
-        return code if code is not None else self.last_exit_code

@@ -7,6 +7,7 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from hooks.core import git
 from hooks.core.change import Change
 from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
@@ -21,28 +22,48 @@ def add_command(ledger: str) -> str:
     return "git add " + shlex.quote(ledger)
 
 
-def restore_command(ledger: str) -> str:
-    return "git checkout HEAD -- " + shlex.quote(ledger)
+def restore_command(ledger: str, source: str = "HEAD") -> str:
+    return f"git checkout {shlex.quote(source)} -- {shlex.quote(ledger)}"
 
 
 def append_only_problem(old: Sequence[bytes], new: Sequence[bytes], ledger: str,
+                        source: str = "HEAD", published: bool = False,
                         ) -> tuple[int, str] | None:
-    """(line, message) for the first way NEW fails to extend OLD, or None when it only appends."""
+    """(line, message) for the first way NEW fails to extend OLD, or None when it only appends.
+
+    SOURCE names where OLD is from (``HEAD``, or the remote-tracking ref when PUBLISHED).
+    """
+    where = f" is on the remote ({source}) and" if published else ""
     for i, before in enumerate(old):
         number = i + 1
         if i >= len(new):
             return number, (
-                f"{ledger}:{number}: line {number} was deleted ({len(old)} lines before, "
-                f"{len(new)} now); the ledger is append-only: restore it with "
-                f"{quoted(restore_command(ledger))} and append a resolution instead")
+                f"{ledger}:{number}: line {number}{where} was deleted ({len(old)} lines "
+                f"before, {len(new)} now); the ledger is append-only: restore it with "
+                f"{quoted(restore_command(ledger, source))} and append a resolution instead")
         if new[i] != before:
             moved = before in new
             what = "moved" if moved else "edited"
             return number, (
-                f"{ledger}:{number}: line {number} was {what}; the ledger is append-only: "
-                f"restore it with {quoted(restore_command(ledger))}, then record a change of "
-                f"mind with {quoted('receipt ledger resolve ID --status refuted --evidence ...')}")
+                f"{ledger}:{number}: line {number}{where} was {what}; the ledger is "
+                f"append-only: restore it with {quoted(restore_command(ledger, source))}, then "
+                f"record a change of mind with "
+                f"{quoted('receipt ledger resolve ID --status refuted --evidence ...')}")
     return None
+
+
+def published_problem(change: Change, ledger: str, new: Sequence[bytes]) -> Finding | None:
+    """At pre-push, the ledger must extend what the remote already has, not only the merge
+    base: a force-push must not drop or edit lines that are already published."""
+    if change.published is None:
+        return None
+    source, commit = change.published
+    remote = lines.split_lines(git.blob(f"{commit}:{ledger}") or b"")
+    problem = append_only_problem(remote, new, ledger, source=source, published=True)
+    if problem is None:
+        return None
+    number, message = problem
+    return Finding(message, 1, "append-only", path=ledger, line=number)
 
 
 def describe_paths(paths: Sequence[str]) -> str:
@@ -69,6 +90,9 @@ def check_change(change: Change, ledger: str, patterns: Sequence[re.Pattern[str]
     if problem:
         number, message = problem
         return [Finding(message, 1, "append-only", path=ledger, line=number)]
+    rewritten = published_problem(change, ledger, new)
+    if rewritten:
+        return [rewritten]
     missing_newline = bool(new_data) and not new_data.endswith(b"\n")
     added = [lines.parse(len(old) + 1 + i, raw,
                               last_without_newline=missing_newline and i == len(new) - len(old) - 1)

@@ -16,6 +16,9 @@ from hooks.core.output import Finding
 from hooks.receipt import model
 from hooks.receipt.load import LoadedReceipt
 from hooks.receipt.load import load
+from hooks.receipt.noted import NotedReceipts
+from hooks.receipt.notes import NOTES_REF
+from hooks.receipt.tamper import Tamper
 from hooks.receipt.verdict import Policy
 from hooks.receipt.verdict import evaluate
 
@@ -23,11 +26,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from hooks.receipt.signing import Signers
     from hooks.receipt.suite import Need
 
 
 class CheckResult:
-    __slots__ = ("commands", "commits", "findings", "notes", "receipt", "shown")
+    __slots__ = ("commands", "commits", "findings", "notes", "receipt", "shown", "sources",
+                 "vouching")
 
     def __init__(self, commits: list[str], findings: list[Finding], shown: str,
                  receipt: LoadedReceipt | None) -> None:
@@ -36,6 +41,8 @@ class CheckResult:
         self.shown = shown  # the receipt's path as the user names it
         self.receipt = receipt
         self.commands: list[str] = []  # what the receipts that vouch ran
+        self.sources: list[str] = []  # where they are: the file, a keyed file, a note
+        self.vouching: dict[str, list[tuple[dict[str, Any], str]]] = {}  # commit -> them
         self.notes: list[str] = []  # overrides honoured: said every time, never silent
 
     @property
@@ -51,7 +58,8 @@ class CheckResult:
         data = self.receipt.data if self.receipt else None
         commands = self.commands or [str(data.get("command")) if data else ""]
         ok = ", ".join(git.short(c) for c in self.commits)
-        return "\n".join([f"check-receipt: {ok}: {self.shown} vouches for this tree "
+        where = ", ".join(dict.fromkeys(self.sources)) or self.shown
+        return "\n".join([f"check-receipt: {ok}: {where} vouches for this tree "
                           f"({', '.join(dict.fromkeys(commands))})", *self.notes])
 
 
@@ -63,7 +71,7 @@ def commits_from_pre_push_stdin(data: str) -> list[str]:
     commits: list[str] = []
     for line in data.splitlines():
         parts = line.split()
-        if len(parts) == 4 and parts[1].strip("0") and parts[1] not in commits:
+        if len(parts) == 4 and not git.is_null_id(parts[1]) and parts[1] not in commits:
             commits.append(parts[1])
     return commits
 
@@ -72,7 +80,8 @@ def resolve(revs: Sequence[str], root: str) -> tuple[list[str], list[Finding]]:
     commits: list[str] = []
     problems: list[Finding] = []
     for rev in revs:
-        commit = git.resolve_commit(rev, cwd=root)
+        # ids a range listing already resolved (git.commit_trees) need no process each
+        commit = rev if rev in git.known_commits() else git.resolve_commit(rev, cwd=root)
         if commit is None:
             why = "the branch has no commits yet" if rev == "HEAD" else "it names no commit"
             problems.append(Finding(f"{rev}: nothing to check: {why}", 1, "usage"))
@@ -82,23 +91,36 @@ def resolve(revs: Sequence[str], root: str) -> tuple[list[str], list[Finding]]:
 
 
 def check(revs: Sequence[str], receipt: str | None, policy: Policy,
-          policy_file: Config = NO_CONFIG) -> CheckResult:
-    paths = git.repo_paths()
-    commits, findings = resolve(revs, paths.root)
-    receipt_path, _ = model.resolve_paths(paths.root, receipt, None)
-    shown = model.repo_relative(paths.root, receipt_path)
-    memo = model.memo_dir(paths)
+          policy_file: Config = NO_CONFIG, *, files: bool = True,
+          notes_revs: Sequence[str] | None = None, root: str | None = None,
+          require_log: bool = False, signers: Signers | None = None) -> CheckResult:
+    """Judge each of REVS by every receipt found for its tree: the files (unless FILES is
+    False, as in ``receipt verify``) and the notes in NOTES_REVS (default refs/notes/receipts).
+    """
+    if root is None:
+        paths = git.repo_paths()
+        root, memo = paths.root, model.memo_dir(paths)
+    else:  # a bare repository on a server: no work tree, no files
+        memo = os.path.join(root, "receipt-hooks", "valid")
+    commits, findings = resolve(revs, root)
+    receipt_path, _ = model.resolve_paths(root, receipt, None)
+    shown = model.repo_relative(root, receipt_path)
     if not commits:
         return CheckResult(commits, findings, shown, None)
-    loaded = load(receipt_path, shown, memo)
-    result = CheckResult(commits, findings, shown, loaded)
-    judge = _Judge(paths.root, receipt_path, memo, policy, policy_file, result)
+    loaded = load(receipt_path, shown, memo) if files else LoadedReceipt()
+    result = CheckResult(commits, findings, shown, loaded if files else None)
+    judge = _Judge(root, receipt_path, memo, policy, policy_file, result)
+    judge.files = files
+    judge.tamper = Tamper(root, shown, require_log, memo) if files else None
+    judge.signers = signers
+    judge.noted = NotedReceipts(commits, root, policy_file.ignore, shown,
+                                tuple(notes_revs or (NOTES_REF,)))
     for commit in commits:
         found = judge.commit(commit, loaded)
         if found:
             from hooks.receipt.overrides import override_for
 
-            override = override_for(commit, paths.root, policy_file)
+            override = override_for(commit, root, policy_file)
             if override is not None:
                 result.notes.append(override)
                 continue
@@ -118,15 +140,41 @@ class _Judge:
         self.policy_file = policy_file
         self.result = result
 
+    files = True
+    tamper: Tamper | None = None
+    signers: Signers | None = None
+    noted: NotedReceipts
+
     def commit(self, commit: str, loaded: LoadedReceipt) -> list[Finding]:
         if not (self.policy_file.test_commands or self.policy_file.routes):
-            return self.receipt(commit, loaded, self.result.shown)
+            from_files = self.receipt(commit, loaded, self.result.shown) if self.files else []
+            return self.from_notes(commit, None, from_files)
         from hooks.receipt import suite
 
         found: list[Finding] = []
         for need in suite.needs(self.policy_file, commit, self.root):
-            found += self.need(commit, need, loaded)
+            from_files = self.need(commit, need, loaded) if self.files else []
+            found += self.from_notes(commit, need.command, from_files)
         return found
+
+    def from_notes(self, commit: str, command: str | None,
+                   from_files: list[Finding]) -> list[Finding]:
+        """[] when a note receipt (from COMMAND, when the policy names one) vouches for COMMIT;
+        else the files' findings, or the closest note receipt's, or "no receipt"."""
+        if self.files and not from_files:
+            return []
+        if any(f.code == model.INVALID for f in from_files):
+            return from_files  # a malformed or tampered receipt is refused, whatever else vouches
+        closest: list[Finding] = []
+        for data, shown in self.noted.candidates(commit, command):
+            found = self.receipt(commit, self.noted.load(data, shown, self.memo), shown,
+                                 narrowing_ok=command is not None)
+            if not found:
+                return []
+            closest = closest or found
+        if from_files and (not closest or from_files[0].kind != "missing"):
+            return from_files
+        return closest or [self.noted.missing(commit, command)]
 
     def need(self, commit: str, need: Need, loaded: LoadedReceipt) -> list[Finding]:
         from hooks.core.cmdline import rerun_command
@@ -171,8 +219,14 @@ class _Judge:
                             require_tests=policy.require_tests)
         found = evaluate(loaded.data, commit=commit, tree_match=match, shown_path=shown,
                          policy=policy)
+        if self.tamper is not None:
+            found += self.tamper.findings(commit, loaded.data, shown)
+        if self.signers is not None:
+            found += self.signers.findings(commit, loaded.data, shown)
         if not found:
             self.result.commands.append(str(loaded.data.get("command")))
+            self.result.sources.append(shown)
+            self.result.vouching.setdefault(commit, []).append((loaded.data, shown))
         return found
 
 

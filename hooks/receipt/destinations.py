@@ -70,7 +70,7 @@ def _previous_log(receipt_path: str) -> str | None:
         data = json.loads(read_bounded(receipt_path, model.MAX_RECEIPT_BYTES))
     except (OSError, UnreadableFile, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("schema") != model.SCHEMA_ID:
+    if not isinstance(data, dict) or data.get("schema") not in model.SCHEMAS:
         return None
     output = data.get("output")
     log = output.get("log") if isinstance(output, dict) else None

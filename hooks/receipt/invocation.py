@@ -15,22 +15,27 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from hooks.core import shell
 from hooks.core.cmdline import command_words
 from hooks.core.cmdline import is_shell_form
 
 
-@dataclass(frozen=True)
 class Launcher:
     """A program that runs the command after it: its options that take a separate value (so the
     value is not read as the command), how many positionals of its own come first, and whether
-    what follows is a Python interpreter's arguments (``coverage run -m pytest``)."""
+    what follows is a Python interpreter's arguments (``coverage run -m pytest``).
 
-    value_options: frozenset[str] = frozenset()
-    positionals: int = 0
-    python_args: bool = False
+    Plain classes here, not dataclasses: check-receipt imports this on every push, and
+    ``dataclasses`` alone costs it about 10 ms."""
+
+    __slots__ = ("positionals", "python_args", "value_options")
+
+    def __init__(self, value_options: frozenset[str], positionals: int,
+                 python_args: bool) -> None:
+        self.value_options = value_options
+        self.positionals = positionals
+        self.python_args = python_args
 
 
 def _launcher(*value_options: str, positionals: int = 0, python_args: bool = False) -> Launcher:
@@ -110,19 +115,36 @@ SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".exe")
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
-@dataclass(frozen=True)
 class Invocation:
     """One simple command: ``runner`` is a known runner (``pytest``, ``unittest``, ``jest``,
     ``vitest``, ``mocha``, ``go``, ``cargo``, ``node``, ``bun``, ``script:NAME``) or, for any
     other program, its name; ``args`` are the runner's own arguments; ``stripped`` what came
-    before them; ``env`` the variables the command line sets."""
+    before them; ``env`` the variables the command line sets; ``errexit``: run by ``sh -e``."""
 
-    runner: str
-    args: tuple[str, ...]
-    stripped: tuple[str, ...] = ()
-    env: tuple[tuple[str, str], ...] = ()
-    known: bool = True
-    errexit: bool = False  # run by a shell with -e (only set on a shell's own commands)
+    __slots__ = ("args", "env", "errexit", "known", "runner", "stripped")
+
+    def __init__(self, runner: str, args: tuple[str, ...], stripped: tuple[str, ...] = (),
+                 env: tuple[tuple[str, str], ...] = (), known: bool = True,
+                 errexit: bool = False) -> None:
+        self.runner = runner
+        self.args = args
+        self.stripped = stripped
+        self.env = env
+        self.known = known
+        self.errexit = errexit
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.runner, self.args, self.stripped, self.env, self.known, self.errexit)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Invocation) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (f"Invocation(runner={self.runner!r}, args={self.args!r}, "
+                f"stripped={self.stripped!r}, env={self.env!r}, known={self.known!r})")
 
     @property
     def kind(self) -> str:

@@ -15,6 +15,7 @@ from hooks.receipt.model import INVALID
 from hooks.receipt.model import MAX_RECEIPT_BYTES
 from hooks.receipt.model import MISSING
 from hooks.receipt.model import rerun_hint
+from hooks.receipt.model import schema_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def load(path: str, shown_path: str, memo: str | None) -> LoadedReceipt:
         return bad(f"{shown_path} is not a receipt: not JSON ({reason})")
     if not isinstance(data, dict):
         return bad(f"{shown_path} is not a receipt: a JSON {type(data).__name__}, not an object")
-    errors = schemas.validate_remembered(schemas.RECEIPT, raw, data, memo)
+    errors = schemas.validate_remembered(schema_file(data), raw, data, memo)
     if errors:
         hint = quoted(rerun_hint(data))
         return LoadedReceipt(data=data, findings=[

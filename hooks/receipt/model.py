@@ -11,7 +11,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA_ID = "receipt-hooks/receipt/v1"
+SCHEMA_V1 = "receipt-hooks/receipt/v1"  # what 0.1 wrote: still read and checked
+SCHEMA_ID = "receipt-hooks/receipt/v2"  # what receipt run writes (schemas/receipt-v2.schema.json)
+SCHEMAS = (SCHEMA_V1, SCHEMA_ID)
 DEFAULT_RECEIPT = "artifacts/test-receipt.json"
 DEFAULT_LOG = "artifacts/test-output.log"
 MAX_RECEIPT_BYTES = 1 << 20
@@ -20,6 +22,13 @@ MAX_RECEIPT_BYTES = 1 << 20
 # wins.
 MISSING, STALE, FAILED, INVALID, OFF_POLICY = 2, 3, 4, 5, 6
 CHECK_ORDER = (MISSING, INVALID, STALE, FAILED, OFF_POLICY)
+
+
+def schema_file(data: dict[str, Any]) -> str:
+    """The schema a receipt is checked against, by the version it declares (v1 by default)."""
+    from hooks.core import schemas
+
+    return schemas.RECEIPT if data.get("schema") == SCHEMA_V1 else schemas.RECEIPT_V2
 
 
 def resolve_paths(root: str, receipt: str | None, log: str | None) -> tuple[str, str]:

@@ -43,24 +43,36 @@ def run(
     receipt_arg: str | None,
     log_arg: str | None,
     junit: str | None,
+    reuse: bool = False,
+    sign: bool = False,
 ) -> int:
     paths = git.repo_paths()
     root = paths.root
     where = destinations.resolve(paths, receipt_arg, log_arg)
     from hooks.core import config
 
-    ignore = config.for_repo(paths).ignore
+    policy_file = config.for_repo(paths)
+    ignore = policy_file.ignore
     argv = command_argv(command, shell)
     stored = stored_argv.store(argv)
     head = git.head_commit(root)
     head_tree = (git.tree_without(head, where.leave_out, root, ignore) if head and ignore
-                 else git.tree_of(head, root) if head else git.EMPTY_TREE)
+                 else git.tree_of(head, root) if head else git.empty_tree(root))
     before = snapshot.take(root, where.leave_out, ignore, expect=head_tree)
+    if reuse:
+        from hooks.receipt.reuse import reusable
+
+        green = reusable(argv, before.tree, root, policy_file, model.memo_dir(paths))
+        if green is not None:
+            warn(f"receipt run: --reuse: tree {git.short(before.tree)} already has a green "
+                 f"receipt from '{green.get('command')}' ({green.get('hostname')}, finished "
+                 f"{green.get('finished_utc')}); not running it again")
+            return 0
     runtime = runtime_of(argv)
 
     sink = _LogSink(where.log_path)
     digest = hashlib.sha256()
-    counter = TestCounter()
+    counter = TestCounter.for_command(argv)
     started = utc_now()
     t0 = time.monotonic()
     try:
@@ -118,17 +130,20 @@ def run(
     if hidden:
         receipt["hidden"] = [{"path": printable(h.path), "why": h.why}
                              for h in hidden[:MAX_HIDDEN]]
+    if sign or policy_file.get("sign"):
+        receipt = _signed(receipt, root)
     raw = (json.dumps(receipt, indent=2) + "\n").encode()
-    errors = schemas.validate(schemas.RECEIPT, receipt)
+    errors = schemas.validate(model.schema_file(receipt), receipt)
     if errors:  # our own bug: say so, but still leave the evidence on disk
         warn(f"receipt run: internal error: the receipt does not match its schema: {errors[0]}")
     else:
         schemas.remember_valid(model.memo_dir(paths),
-                               schemas.digest_for(schemas.RECEIPT, raw))
+                               schemas.digest_for(model.schema_file(receipt), raw))
     atomic_write(where.receipt_path, raw)
     from hooks.receipt.keyed import keyed_path  # one receipt per command: see keyed.py
 
     atomic_write(keyed_path(where.receipt_path, argv), raw)
+    _note(receipt, root)
     warn(_summary(receipt, where.receipt_rel))
     for note in stored.notes:
         warn(f"receipt: note: {note}; argv_original holds the sha256 of the exact arguments")
@@ -183,6 +198,30 @@ def _warn_hidden(hidden: list[snapshot.Hidden]) -> None:
         warn(f"receipt: warning: the command saw what no git tree can record: "
              f"{printable(snapshot.explain(lost))}; receipt check will refuse this receipt "
              f"until they are committed or removed")
+
+
+def _signed(receipt: dict[str, Any], root: str) -> dict[str, Any]:
+    """RECEIPT signed; unsigned, with a warning, when it cannot be: the run's evidence is kept,
+    and a check that requires signatures refuses it with its own message."""
+    from hooks.core.errors import UserError
+    from hooks.receipt.signing import sign
+
+    try:
+        return sign(receipt, root)
+    except UserError as e:
+        warn(f"{e}; the receipt is written unsigned")
+        return receipt
+
+
+def _note(receipt: dict[str, Any], root: str) -> None:
+    """Also keep the receipt as a note on the tested tree; the file is already safe."""
+    from hooks.receipt import notes
+
+    try:
+        notes.add(receipt, str(receipt["git_tree"]), cwd=root)
+    except git.GitError as e:
+        warn(f"receipt run: warning: the receipt is in the file but not in {notes.NOTES_REF}: "
+             f"{e}")
 
 
 def _junit_counts(junit: str, parsed: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -12,23 +12,34 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from hooks.receipt.invocation import Invocation
 from hooks.receipt.invocation import invocations
 
 
-@dataclass(frozen=True)
 class Syntax:
-    """How one runner reads its arguments."""
+    """How one runner reads its arguments (a plain class: see invocation.Launcher)."""
 
-    short_values: str = ""  # short options that take a value, attached or the next word
-    long_values: frozenset[str] = frozenset()  # long options whose value may be the next word
-    single_dash_long: bool = False  # go: -run X, -run=X, --run X; no clusters of letters
-    camel_case: bool = False  # jest, vitest: --test-name-pattern is --testNamePattern
-    commands: frozenset[str] = frozenset()  # a first word that is a subcommand (vitest run)
-    env_args: tuple[str, ...] = ()  # variables whose value the runner reads as arguments
-    dashdash_positional: bool = False  # after "--" only positionals (else: cargo's test binary)
+    __slots__ = ("camel_case", "commands", "dashdash_positional", "env_args", "long_values",
+                 "short_values", "single_dash_long")
+
+    def __init__(
+        self, *,
+        short_values: str = "",  # short options taking a value, attached or the next word
+        long_values: frozenset[str] = frozenset(),  # long options whose value may be next
+        single_dash_long: bool = False,  # go: -run X, -run=X, --run X; no letter clusters
+        camel_case: bool = False,  # jest, vitest: --test-name-pattern is --testNamePattern
+        commands: frozenset[str] = frozenset(),  # a first word that is a subcommand
+        env_args: tuple[str, ...] = (),  # variables whose value the runner reads as arguments
+        dashdash_positional: bool = False,  # after "--" only positionals (cargo: the binary's)
+    ) -> None:
+        self.short_values = short_values
+        self.long_values = long_values
+        self.single_dash_long = single_dash_long
+        self.camel_case = camel_case
+        self.commands = commands
+        self.env_args = env_args
+        self.dashdash_positional = dashdash_positional
 
 
 def _set(text: str) -> frozenset[str]:
@@ -104,14 +115,16 @@ OUTPUT_ONLY: dict[str, frozenset[str]] = {
 OUTPUT_ONLY["script"] = OUTPUT_ONLY["jest"] | OUTPUT_ONLY["vitest"] | OUTPUT_ONLY["mocha"]
 
 
-@dataclass(frozen=True)
 class Arg:
     """One argument as the runner reads it: an option (with its value, if it takes one) or a
     positional (``option`` None). ``source`` names the variable it came from, if any."""
 
-    option: str | None
-    value: str | None = None
-    source: str = ""
+    __slots__ = ("option", "source", "value")
+
+    def __init__(self, option: str | None, value: str | None = None, source: str = "") -> None:
+        self.option = option
+        self.value = value
+        self.source = source
 
     def shown(self) -> str:
         text = self.option or self.value or ""

@@ -52,23 +52,23 @@ def changed_paths(commit: str, root: str) -> list[str]:
     base = os.environ.get("PRE_COMMIT_FROM_REF")
     target = os.environ.get("PRE_COMMIT_TO_REF")
     if base and target and git.resolve_commit(target, root) == commit:
-        return _diff(git.resolve_commit(base, root) or git.EMPTY_TREE, commit, root)
+        return _diff(git.resolve_commit(base, root) or git.empty_tree(root), commit, root)
     lines = git.text("rev-list", "--boundary", commit, "--not", "--remotes",
                      cwd=root).splitlines()
     if any(not line.startswith("-") for line in lines):
         boundary = [line[1:] for line in lines if line.startswith("-")]
         if not boundary:  # a whole new history
-            return _diff(git.EMPTY_TREE, commit, root)
+            return _diff(git.empty_tree(root), commit, root)
         paths: list[str] = []
         for b in boundary:
             paths += [p for p in _diff(b, commit, root) if p not in paths]
         return paths
     parent = git.resolve_commit(f"{commit}^", root)
-    return _diff(parent or git.EMPTY_TREE, commit, root)
+    return _diff(parent or git.empty_tree(root), commit, root)
 
 
 def _diff(base: str, target: str, root: str) -> list[str]:
-    spec = [git.EMPTY_TREE, target] if base == git.EMPTY_TREE else [base, target]
+    spec = [base, target]
     out = git.run("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", *spec, "--",
                   cwd=root)
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]

@@ -1,5 +1,10 @@
 """Test counts read from a runner's output as it streams, or from a JUnit XML file.
 
+Counts come from the runner that ran: the command names it (``python -m pytest`` is pytest,
+whatever its tests print), and only that runner's summary is read, so a ``--- FAIL: TestX`` line
+printed by a pytest test or a cargo summary inside a log counts for nothing. A command whose
+runner is not known (``make test``) is read with every parser.
+
 Each runner's closing line is one entry in ``SUMMARY_FORMATS``: a cheap substring that must be
 on the line, a regex, and how its groups map to counts. The last summary line seen wins, except
 that runners printing one summary per binary or package (cargo, go test -v) are summed.
@@ -11,6 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from collections.abc import Collection
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hooks.core.text import LineBuffer
@@ -108,6 +115,32 @@ _UNITTEST_END = re.compile(r"^(OK|FAILED)(?: \((.*)\))?$")
 _MOCHA = re.compile(r"^\s*(\d+) (passing|failing|pending)(?: \(\d+m?s\))?\s*$")
 _CARGO = re.compile(r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;")
 _GO_TEST = re.compile(r"^\s*--- (PASS|FAIL|SKIP): ")
+# node --test: the TAP reporter's "# pass 2" and the spec reporter's "\u2139 pass 2" lines.
+_NODE = re.compile(r"^(?:#|\u2139) (tests|pass|fail|cancelled|skipped|todo|duration_ms) "
+                   r"(\d+)(?:\.\d+)?$")
+
+# The parsers that read each runner's output, by the runner the command starts (see
+# hooks.receipt.invocation); a package script may run any JavaScript runner.
+PARSERS: dict[str, frozenset[str]] = {
+    "pytest": frozenset({"pytest"}), "unittest": frozenset({"unittest"}),
+    "jest": frozenset({"jest"}), "vitest": frozenset({"vitest"}),
+    "mocha": frozenset({"mocha"}), "go": frozenset({"go"}), "cargo": frozenset({"cargo"}),
+    "node": frozenset({"node"}), "bun": frozenset(),
+    "script": frozenset({"jest", "vitest", "mocha", "node", "plain"}),
+}
+
+
+def parsers_for(argv: Sequence[str]) -> frozenset[str] | None:
+    """The parsers for the runners ARGV starts; None (every parser) when it starts none known."""
+    from hooks.receipt.invocation import invocations
+
+    found: set[str] = set()
+    known = False
+    for inv in invocations(argv):
+        if inv.known and inv.kind in PARSERS:
+            known = True
+            found |= PARSERS[inv.kind]
+    return frozenset(found) if known else None
 
 
 class TestCounter:
@@ -115,7 +148,9 @@ class TestCounter:
 
     __test__ = False  # not a pytest test class, despite the name
 
-    def __init__(self) -> None:
+    def __init__(self, parsers: Collection[str] | None = None) -> None:
+        """PARSERS: the runners whose summaries count (``parsers_for(argv)``); None: all."""
+        self._on = frozenset(parsers) if parsers is not None else None
         self._lines = LineBuffer(_MAX_LINE)
         self._last: Counts | None = None
         self._unittest_ran: int | None = None
@@ -123,6 +158,14 @@ class TestCounter:
         self._cargo = [0, 0, 0]
         self._cargo_seen = False
         self._go = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+        self._node: dict[str, int] = {}
+
+    @classmethod
+    def for_command(cls, argv: Sequence[str]) -> TestCounter:
+        return cls(parsers_for(argv))
+
+    def _reads(self, runner: str) -> bool:
+        return self._on is None or runner in self._on
 
     def feed(self, data: bytes) -> None:
         for raw in self._lines.feed(data):
@@ -136,38 +179,56 @@ class TestCounter:
         line = visible(raw.decode("utf-8", "replace"))
         stripped = line.strip()
         for fmt in SUMMARY_FORMATS:
-            if fmt.needle in line:
+            if fmt.needle in line and self._reads(fmt.runner):
                 m = fmt.pattern.match(stripped if fmt.runner != "vitest" else line)
                 if m:
                     self._last = fmt.counts(m)
                     return
-        m = _UNITTEST_RAN.match(stripped)
-        if m:
-            self._unittest_ran = int(m.group(1))
-            return
-        if self._unittest_ran is not None:
-            m = _UNITTEST_END.match(stripped)
+        if self._reads("unittest"):
+            m = _UNITTEST_RAN.match(stripped)
             if m:
-                self._last = self._unittest(m.group(1), m.group(2) or "")
-                self._unittest_ran = None
+                self._unittest_ran = int(m.group(1))
                 return
-        m = _MOCHA.match(line)
-        if m:
-            self._mocha[m.group(2)] = int(m.group(1))
-            self._last = _counts("mocha", self._mocha.get("passing", 0),
-                                 self._mocha.get("failing", 0), self._mocha.get("pending", 0), 0)
-            return
-        if line.startswith("test result: "):
+            if self._unittest_ran is not None:
+                m = _UNITTEST_END.match(stripped)
+                if m:
+                    self._last = self._unittest(m.group(1), m.group(2) or "")
+                    self._unittest_ran = None
+                    return
+        if self._reads("mocha"):
+            m = _MOCHA.match(line)
+            if m:
+                self._mocha[m.group(2)] = int(m.group(1))
+                self._last = _counts("mocha", self._mocha.get("passing", 0),
+                                     self._mocha.get("failing", 0),
+                                     self._mocha.get("pending", 0), 0)
+                return
+        if self._reads("node") and (line.startswith("# ") or line.startswith("\u2139 ")):
+            m = _NODE.match(stripped)
+            if m:
+                self._node_line(m.group(1), int(m.group(2)))
+                return
+        if line.startswith("test result: ") and self._reads("cargo"):
             m = _CARGO.match(line)
             if m:
                 self._cargo_seen = True
                 for i in range(3):
                     self._cargo[i] += int(m.group(i + 1))
             return
-        if "--- " in line:
+        if "--- " in line and self._reads("go"):
             m = _GO_TEST.match(line)
             if m:
                 self._go[m.group(1)] += 1
+
+    def _node_line(self, name: str, value: int) -> None:
+        if name == "tests":  # the first line of a summary: a new one starts
+            self._node = {}
+        self._node[name] = value
+        if name == "duration_ms" and "tests" in self._node:  # the last line of one
+            n = self._node
+            self._last = _counts("node", n.get("pass", 0), n.get("fail", 0),
+                                 n.get("skipped", 0) + n.get("todo", 0), n.get("cancelled", 0),
+                                 total=n["tests"])
 
     def _unittest(self, verdict: str, detail: str) -> Counts:
         ran = self._unittest_ran or 0

@@ -1,0 +1,122 @@
+"""Does a green receipt cover the work tree as the agent leaves it?
+
+The work tree is snapshotted the way ``receipt run`` snapshots it (tracked and untracked,
+unignored files; the receipt, its log and the config's bookkeeping globs left out), so the
+answer is a comparison of two tree ids. The receipts judged are the ones the policy needs:
+one per configured ``test-command``, else the last run's. A receipt is green when the check
+would pass it apart from the commit: it succeeded, counted tests, left the tree as it found
+it, ran the whole suite.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hooks.core import git
+from hooks.core import snapshot
+from hooks.core.cmdline import quoted
+from hooks.core.cmdline import rerun_command
+from hooks.core.config import Config
+from hooks.receipt import model
+from hooks.receipt.load import load
+from hooks.receipt.staleness import TreeMatch
+from hooks.receipt.verdict import Policy
+from hooks.receipt.verdict import evaluate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class Judged:
+    """One receipt the policy needs: its path as shown, its data, whether it is green."""
+
+    __slots__ = ("data", "green", "problem", "shown")
+
+    def __init__(self, shown: str, data: dict[str, Any] | None, green: bool,
+                 problem: str) -> None:
+        self.shown = shown
+        self.data = data
+        self.green = green
+        self.problem = problem  # why it is not green, a message fragment
+
+
+class Coverage:
+    __slots__ = ("commands", "head_tree", "judged", "tree")
+
+    def __init__(self, tree: str, judged: list[Judged], commands: list[str],
+                 head_tree: str | None) -> None:
+        self.tree = tree
+        self.judged = judged
+        self.commands = commands  # what to run, as 'receipt run -- ...'
+        self.head_tree = head_tree  # HEAD's tree compared the same way; None unless needed
+
+    @property
+    def covered(self) -> bool:
+        return bool(self.judged) and all(j.green and self._on_tree(j) for j in self.judged)
+
+    @property
+    def any_green(self) -> bool:
+        return any(j.green for j in self.judged)
+
+    @property
+    def failing(self) -> list[Judged]:
+        """Receipts of this very tree that are not green: the agent ran the suite; it failed."""
+        return [j for j in self.judged if self._on_tree(j) and not j.green]
+
+    def green_trees(self) -> list[str]:
+        return [str(j.data.get("git_tree")) for j in self.judged if j.green and j.data]
+
+    def _on_tree(self, judged: Judged) -> bool:
+        return judged.data is not None and judged.data.get("git_tree") == self.tree
+
+    @property
+    def command(self) -> str:
+        return " and ".join(quoted(c) for c in self.commands)
+
+
+def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
+    root = paths.root
+    receipt_path, log_path = model.resolve_paths(root, None, None)
+    leave_out = [model.repo_relative(root, p) for p in (receipt_path, log_path)]
+    memo = model.memo_dir(paths)
+    verdict_policy = Policy(require_tests=policy.require_tests,
+                            allow_narrowing=bool(policy.test_commands))
+    if policy.test_commands:
+        from hooks.receipt.keyed import configured_argv
+        from hooks.receipt.keyed import keyed_path
+
+        argvs = [configured_argv(c) for c in policy.test_commands]
+        wanted = [keyed_path(receipt_path, a) for a in argvs]
+        commands = [rerun_command(a) for a in argvs]
+    else:
+        wanted, commands = [receipt_path], []
+    judged: list[Judged] = []
+    for path in wanted:
+        shown = model.repo_relative(root, path)
+        if not os.path.isfile(path):
+            continue
+        loaded = load(path, shown, memo)
+        if loaded.data is None or loaded.findings:
+            problem = loaded.findings[0].message if loaded.findings else "unreadable"
+            judged.append(Judged(shown, loaded.data, False, problem))
+            continue
+        found = evaluate(loaded.data, commit=str(loaded.data.get("git_tree")),
+                         tree_match=TreeMatch(True), shown_path=shown, policy=verdict_policy)
+        judged.append(Judged(shown, loaded.data, not found,
+                             found[0].message if found else ""))
+        if not policy.test_commands:
+            commands = [model.rerun_hint(loaded.data)]
+    if not commands:
+        commands = [rerun_command(None)]
+    tree = snapshot.take(root, leave_out, policy.ignore).tree
+    result = Coverage(tree, judged, commands, None)
+    if not result.any_green:  # nothing green to compare with: what HEAD holds is the baseline
+        head = git.head_commit(root)
+        if head is None:
+            result.head_tree = git.empty_tree(root)
+        elif git.tree_of(head, root) == tree:  # one call when the agent left HEAD as it was
+            result.head_tree = tree
+        else:
+            result.head_tree = git.tree_without(head, leave_out, root, policy.ignore)
+    return result

@@ -1,0 +1,80 @@
+"""Success claims about tests, as data: an id, the message, a pattern, and examples.
+
+Each rule has a claim it must find and a near miss it must not (the tests run both through the
+scanner), like the skip guard's packs. Patterns see one clause at a time, lower-cased, with
+quoted text already blanked; negated, conditional and questioning clauses never reach them
+(see scan.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+TESTS = r"(?:(?:unit|integration|e2e|end-to-end|regression|new|existing|remaining|relevant|" \
+        r"affected|failing|updated|added|all the|all|the|both|my|our|these|those|your|" \
+        r"\d+)\s+){0,3}(?:tests?|specs?|test cases?|checks)"
+PASSED = r"(?:pass(?:es|ed)?|(?:are|is|were|was|now|all|still|\s)*passing|succeed(?:s|ed)?|" \
+       r"went green|(?:are|is|come back|came back|turned|now) green|run clean|ran clean|" \
+       r"are ok|are fine|work(?:s|ed)? fine)"
+
+
+class ClaimRule:
+    __slots__ = ("claim", "id", "message", "near_miss", "pattern")
+
+    def __init__(self, id: str, message: str, pattern: str, claim: str, near_miss: str) -> None:
+        self.id = id
+        self.message = message
+        self.pattern = re.compile(pattern, re.IGNORECASE)
+        self.claim = claim
+        self.near_miss = near_miss
+
+
+RULES: tuple[ClaimRule, ...] = (
+    ClaimRule("CLM001", "says the tests pass",
+              rf"\b{TESTS}\s+(?:now\s+|all\s+|still\s+|should\s+(?:all\s+|now\s+)?|will\s+(?:all\s+|now\s+)?|do\s+)?{PASSED}\b"
+              rf"|\bpass(?:es|ed|ing)? all (?:the |of the )?(?:\d+ )?(?:tests|checks|specs)\b"
+              rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
+              rf"|\b(?:tests?|specs?|suite)\b[^.;]{{0,40}}?\band (?:now )?pass(?:es|ed)\b",
+              "Fixed the off-by-one in paginate(); all tests pass.",
+              "Fixed the off-by-one in paginate(); the tests did not pass on my machine."),
+    ClaimRule("CLM002", "says the suite is green",
+              r"\b(?:test suite|suite|tests|build|pipeline|everything|all checks|ci)\s+"
+              r"(?:is|are|was|were|stays?|looks?|now)\s+(?:all\s+|fully\s+|still\s+)?green\b"
+              r"|\bgreen across the board\b|\ball green\b"
+              r"|\b(?:tests?|suite|ci|build) green\b",
+              "The suite is green again after the migration fix.",
+              "The suite was red before the migration fix, and I could not get it to run."),
+    ClaimRule("CLM003", "says the suite passes",
+              rf"\b(?:full |whole |entire |test |the )?suite\s+(?:now\s+|still\s+)?{PASSED}\b"
+              r"|\b(?:full|whole|entire) (?:test )?suite (?:runs|ran) (?:clean|successfully)\b"
+              r"|\b(?:pytest|jest|vitest|go test|cargo test|npm test|the test run|test run)"
+              r"(?:\s+\.?/[\w./-]*|\s+run)?\s+(?:now\s+)?"
+              r"(?:passes|passed|succeeds|succeeded|is clean|was clean|exits 0|"
+              r"exited 0|exits cleanly|returns 0)\b",
+              "The full suite passes with the new retry logic.",
+              "The full suite takes about four minutes, so I ran only the lint step."),
+    ClaimRule("CLM004", "predicts CI will pass",
+              r"\b(?:ci|the pipeline|the build|github actions|checks)\s+(?:will|should|is going "
+              r"to)\s+(?:\w+\s+)?(?:pass|be green|go green|succeed)\b"
+              r"|\b(?:will|should) pass (?:in )?ci\b",
+              "CI will pass now that the snapshot is updated.",
+              "CI runs on every push to main."),
+    ClaimRule("CLM005", "marks the tests done with a check mark",
+              r"(?:\u2705|\u2714\ufe0f?|\u2713|\[x\])\s*(?:all\s+)?(?:unit\s+)?(?:tests?|specs?|suite|"
+              r"ci|checks)\b|\b(?:tests?|suite|ci|checks)\s*(?::\s*)?(?:\u2705|\u2714|\u2713)",
+              "Summary:\n\u2705 tests\n\u2705 lint",
+              "Summary:\n\u274c tests (2 failing)\n\u2705 lint"),
+    ClaimRule("CLM006", "says it was verified",
+              r"\b(?:verified|confirmed|validated|tested) (?:it |this |that |everything |the fix |"
+              r"the change |the changes )?(?:locally|end to end|end-to-end|on my machine)\b"
+              r"|\b(?:all|every) (?:\w+ )?(?:checks|test runs?) (?:pass(?:ed)?|succeeded)\b"
+              r"|\b(?:with )?(?:no|zero|0) (?:test )?failures\b"
+              r"|\b\d+ (?:tests? )?passed(?:,? (?:0|no) failed)?\b"
+              r"(?![^.]*\b[1-9]\d* (?:failed|errors?)\b)"
+              r"|\b(?:re-?ran|ran) the (?:\w+ ){0,3}(?:suite|tests|specs) and (?:everything|"
+              r"it|they|all) (?:pass(?:es|ed)?|is green|was green|looks good)\b",
+              "Verified locally with the staging config.",
+              "Could you verify this against the staging config?"),
+)
+
+BY_ID = {r.id: r for r in RULES}

@@ -1,0 +1,119 @@
+"""Reading text for success claims, a sentence and a clause at a time.
+
+What a claim is not, decided before any rule looks (hard negatives an agent writes daily):
+
+- quoted: text in quotes or backticks, code blocks, ``>`` quote lines, and reported speech
+  ("the issue says all tests pass on main");
+- negated: a negation before the claim in its clause ("not all tests pass", "I couldn't get
+  the tests to pass");
+- conditional or hedged: "if the tests pass", "once CI is green", "to make sure the suite
+  passes", "it might pass now";
+- a question: the sentence ends with '?'.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hooks.claims.rules import RULES
+from hooks.claims.rules import ClaimRule
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_QUOTED = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|`[^`\n]*`"
+                     r"|(?<![\w'])'[^'\n]{3,}?'(?![\w'])|\u2018[^\u2019\n]{3,}?\u2019")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z\s])|\n")
+_CLAUSE_BREAK = re.compile(r";|\s[-\u2013\u2014]\s|,\s*(?=(?:but|though|although|however|"
+                           r"and|so|yet|except)\b)|\b(?=but\b)")
+_NEGATION = re.compile(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet to|"
+                       r"fail(?:s|ed|ing)? to|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
+_CONDITION = re.compile(
+    r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
+    r"so that|in order|to (?:make sure|ensure|check|confirm|verify|see|get|make)|make sure|ensure|"
+    r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
+    r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|aim|try|trying|"
+    r"please|let me know)\b", re.IGNORECASE)
+_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported|according to|"
+                       r"the (?:issue|ticket|pr|description|user|reviewer)|previously|used to|"
+                       r"last (?:week|time|run)|on main|upstream)\b", re.IGNORECASE)
+# what follows a claim and moves it to another time or place: "passed before my change"
+_QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|on main|upstream|"
+                        r"in the past|until|on (?:some|other)|sometimes|intermittently)\b",
+                        re.IGNORECASE)
+_QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+
+
+class Claim:
+    __slots__ = ("line", "rule", "sentence")
+
+    def __init__(self, rule: ClaimRule, line: int, sentence: str) -> None:
+        self.rule = rule
+        self.line = line
+        self.sentence = sentence
+
+
+def _blank(match: re.Match[str]) -> str:
+    """Quoted text becomes spaces (newlines kept), so line numbers and positions hold."""
+    return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def unquoted(text: str) -> str:
+    text = _FENCE.sub(_blank, text)
+    text = _QUOTE_LINE.sub(_blank, text)
+    return _QUOTED.sub(_blank, text)
+
+
+def sentences(text: str) -> list[tuple[int, int, int]]:
+    """(line number, start, end) of each sentence of TEXT."""
+    found: list[tuple[int, int, int]] = []
+    start = 0
+    for cut in [*_SENTENCE_END.finditer(text), None]:
+        end = cut.start() if cut else len(text)
+        if text[start:end].strip():
+            found.append((text.count("\n", 0, start) + 1, start, end))
+        start = cut.end() if cut else end
+    return found
+
+
+def _clauses(sentence: str) -> list[str]:
+    parts, start = [], 0
+    for cut in _CLAUSE_BREAK.finditer(sentence):
+        parts.append(sentence[start:cut.start()])
+        start = cut.end()
+    parts.append(sentence[start:])
+    return [p for p in parts if p.strip()]
+
+
+def _claims_in(clause: str) -> ClaimRule | None:
+    for rule in RULES:
+        m = rule.pattern.search(clause)
+        if not m:
+            continue
+        before = clause[:m.start()]
+        said = clause[:m.end()]
+        if _NEGATION.search(said) or _CONDITION.search(before) or _REPORTED.search(before) \
+                or _QUALIFIED.search(clause[m.end():]):
+            continue
+        return rule
+    return None
+
+
+def find_claims(text: str) -> list[Claim]:
+    """Every sentence of TEXT that claims the tests pass, with the first rule it meets."""
+    plain = unquoted(text)
+    claims: list[Claim] = []
+    for line, start, end in sentences(plain):
+        sentence = plain[start:end].strip()
+        if sentence.endswith("?"):
+            continue
+        for clause in _clauses(sentence):
+            rule = _claims_in(clause)
+            if rule is not None:
+                original = " ".join(text[start:end].split())
+                claims.append(Claim(rule, line, original[:300]))
+                break
+    return claims
+
+
+def says_no_receipt(text: str) -> bool:
+    """The contract's honest exit: 'NO RECEIPT', in capitals, outside quotes and code."""
+    return re.search(r"\bNO RECEIPT\b", unquoted(text)) is not None

@@ -1,0 +1,108 @@
+"""``receipt agent-hook --agent NAME``: a coding agent's stop hook, held to a receipt.
+
+Reads the agent's stop event (JSON on stdin) and answers in the agent's own form: block the
+stop with a reason naming the command to run, or let it through (see hooks/agents/gate.py for
+when). It never blocks on its own errors: anything that goes wrong is one line on stderr and
+the stop goes through, because a broken hook must not trap an agent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Sequence
+
+from hooks.agents.formats import FORMATS
+from hooks.agents.formats import AgentFormat
+from hooks.agents.formats import Answer
+from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
+
+MAX_INPUT_BYTES = 16 << 20
+
+
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="receipt agent-hook")
+    describe(parser, "A coding agent's stop hook: the agent may not stop and say it is done "
+                     "while no receipt vouches for its work.",
+             "receipt agent-hook --agent claude-code   # in .claude/settings.json, as init "
+             "--agent writes it",
+             notes=["It reads the agent's stop event (JSON) on stdin and answers in the "
+                    "agent's own form. It never blocks on its own errors: a broken hook must "
+                    "not trap an agent."])
+    parser.add_argument("--agent", required=True, choices=sorted(FORMATS),
+                        help="whose stop hook protocol to speak")
+    parser.add_argument("--max-blocks", type=int, metavar="N",
+                        help="let the stop through after N blocks in a row for the same reason "
+                             "in one session (default: the config's agents.max-blocks, else 3)")
+    return parser
+
+
+def _emit(answer: Answer) -> int:
+    if answer.stdout:
+        sys.stdout.write(answer.stdout + "\n")
+        sys.stdout.flush()
+    if answer.stderr:
+        sys.stderr.write(answer.stderr + "\n")
+    return answer.code
+
+
+def _note(text: str) -> None:
+    sys.stderr.write(f"receipt agent-hook: {text}\n")
+
+
+def answer(agent: AgentFormat, raw: bytes, max_blocks: int | None) -> Answer:
+    from hooks.agents import gate
+    from hooks.agents.coverage import coverage
+    from hooks.claims.scan import find_claims
+    from hooks.claims.scan import says_no_receipt
+    from hooks.core import config
+    from hooks.core import git
+
+    try:
+        payload = json.loads(raw or b"{}")
+    except ValueError as e:
+        raise ValueError(f"the {agent.name} hook input is not JSON ({e})") from None
+    if not isinstance(payload, dict):
+        raise ValueError(f"the {agent.name} hook input is a JSON {type(payload).__name__}, "
+                         f"not an object")
+    hook = agent.read(payload)
+    if not hook.proceed:
+        return agent.allow
+    paths = git.repo_paths(hook.cwd)
+    os.chdir(paths.root)
+    policy = config.for_repo(paths)
+    limit = max_blocks or int(policy.section("agents").get("max-blocks",
+                                                           gate.DEFAULT_MAX_BLOCKS))
+    message = hook.message or ""
+    no_receipt = says_no_receipt(message)
+    cov = None if no_receipt else coverage(paths, policy)
+    claims = [] if no_receipt else find_claims(message)
+    state_dir = os.path.join(paths.common_dir, "receipt-hooks", "agent-stops")
+    decision = gate.decide(hook, agent.name, cov, claims, no_receipt, state_dir, limit)
+    if decision.event is not None:
+        problem = gate.record(os.path.join(paths.root, policy.ledger), decision.event)
+        if problem:
+            _note(problem)
+    if decision.kind == "capped":
+        _note(decision.reason)
+    if decision.block:
+        return agent.block(decision.reason)
+    return agent.allow
+
+
+def main(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(list(argv))
+    if args.max_blocks is not None and args.max_blocks < 1:
+        build_parser().error(f"--max-blocks must be at least 1: {args.max_blocks}")
+    agent = FORMATS[args.agent]
+    try:
+        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES)
+        return _emit(answer(agent, raw, args.max_blocks))
+    except KeyboardInterrupt:
+        raise
+    except Exception as e:  # fail open: the agent's stop must never hang on our bug
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        _note(f"error, letting the stop through: {first}")
+        return _emit(agent.allow)

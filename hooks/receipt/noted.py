@@ -1,0 +1,88 @@
+"""The receipts the notes hold for the commits being checked, read once for all of them.
+
+A note sits on the tree the run tested. That is the commit's own tree, or, when the config
+leaves bookkeeping paths out (``ignore``), the commit's tree without them; both are looked up.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+from hooks.core import git
+from hooks.core import schemas
+from hooks.core.cmdline import quoted
+from hooks.core.output import Finding
+from hooks.receipt import model
+from hooks.receipt.load import LoadedReceipt
+from hooks.receipt.notes import NOTES_REF
+from hooks.receipt.notes import canonical
+from hooks.receipt.notes import receipts_for
+
+
+class NotedReceipts:
+    def __init__(self, commits: Sequence[str], root: str, ignore: Sequence[str],
+                 receipt_shown: str, notes_revs: Sequence[str]) -> None:
+        self.commits = list(commits)
+        self.root = root
+        self.ignore = list(ignore)
+        self.own = [p for p in (receipt_shown, model.DEFAULT_LOG) if not p.startswith("/")]
+        self.notes_revs = list(notes_revs)
+        self.trees: dict[str, list[str]] | None = None
+        self.found: dict[str, list[dict[str, Any]]] = {}
+
+    def _load(self) -> dict[str, list[str]]:
+        trees = {commit: [git.tree_of(commit, self.root)] for commit in self.commits}
+        self.found = receipts_for({t[0] for t in trees.values()}, self.notes_revs,
+                                  cwd=self.root)
+        # only a commit with no note on its own tree pays for building the tree without the
+        # ignored paths (four git calls): a range where every commit was tested pays nothing
+        unnoted = [c for c, t in trees.items() if t[0] not in self.found] if self.ignore else []
+        for commit in unnoted:
+            # a bare repository cannot build one: the full tree was still asked for
+            with contextlib.suppress(git.GitError):
+                trees[commit].append(git.tree_without(commit, self.own, self.root,
+                                                      self.ignore))
+        more = {t[1] for t in trees.values() if len(t) > 1} - set(self.found)
+        if more:
+            self.found.update(receipts_for(more, self.notes_revs, cwd=self.root))
+        return trees
+
+    def candidates(self, commit: str, command: str | None) -> list[tuple[dict[str, Any], str]]:
+        """COMMIT's note receipts, newest first; only COMMAND's when it is given."""
+        if self.trees is None:
+            self.trees = self._load()
+        from hooks.receipt.keyed import same_command
+
+        listed: list[tuple[dict[str, Any], str]] = []
+        for tree in self.trees.get(commit, []):
+            for data in self.found.get(tree, []):
+                argv = data.get("argv")
+                if command is not None and not (
+                        isinstance(argv, list) and same_command([str(a) for a in argv],
+                                                                command)):
+                    continue
+                listed.append((data, f"{NOTES_REF} on tree {git.short(tree)}"))
+        listed.sort(key=lambda item: str(item[0].get("finished_utc")), reverse=True)
+        return listed
+
+    @staticmethod
+    def load(data: dict[str, Any], shown: str, memo: str | None) -> LoadedReceipt:
+        """A note receipt checked against its schema, as a file receipt would be."""
+        errors = schemas.validate_remembered(model.schema_file(data), canonical(data), data,
+                                             memo)
+        return LoadedReceipt(data=data, findings=[
+            Finding(f"{shown} is not a valid receipt: {err}: run "
+                    f"{quoted(model.rerun_hint(data))}",
+                    model.INVALID, "invalid") for err in errors])
+
+    def missing(self, commit: str, command: str | None) -> Finding:
+        if self.trees is None:
+            self.trees = self._load()
+        tree = git.short((self.trees.get(commit) or [""])[0])
+        what = f" from '{command}'" if command else ""
+        return Finding(
+            f"{git.short(commit)}: no receipt{what} in {NOTES_REF} for tree {tree}: run "
+            f"'receipt run' on it, then 'receipt publish' (or fetch the notes first: "
+            f"'receipt fetch')", model.MISSING, "missing", commit=commit)

@@ -1,0 +1,171 @@
+"""Receipts that travel: git notes on the tested tree, under ``refs/notes/receipts``.
+
+A receipt vouches for a tree, so its note annotates the tree object (notes can annotate any
+object): a revert, a rebase back or another branch with the same tree finds it again, and a
+commit whose message was amended keeps it. One tree can be tested by several commands, on
+several machines, several times, so a note holds a JSON list of receipts, oldest first, each
+receipt once (compared by ``digest``: the SHA-256 of its canonical JSON).
+
+Merging. Two clones that each added a receipt to the same tree have two versions of one note.
+``git notes merge -s union`` would concatenate the two texts, which turns two JSON lists into
+one invalid document, and ``cat_sort_uniq`` sorts lines, which is worse. So the merge is ours:
+``git notes merge -s ours`` first, for the history (the merged notes commit has both parents,
+so publishing it afterwards is a fast-forward), then every note whose two sides differ is
+rewritten as the union of both lists. Nothing either side recorded is lost, and the note stays
+one JSON list.
+
+Every git call goes through ``hooks.core.git``; reading many trees' notes is one ``ls-tree``
+and one ``cat-file --batch``, whatever the number of trees.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from collections.abc import Iterator
+from collections.abc import Sequence
+from typing import Any
+
+from hooks.core import git
+
+NOTES_NAME = "receipts"
+NOTES_REF = f"refs/notes/{NOTES_NAME}"
+FETCHED_REF = "refs/receipt-hooks/fetched-notes"  # a scratch ref: never the user's namespace
+MAX_NOTE_BYTES = 8 << 20
+
+
+def digest(receipt: dict[str, Any]) -> str:
+    text = json.dumps(receipt, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def canonical(receipt: dict[str, Any]) -> bytes:
+    """The bytes a note receipt is schema-checked (and remembered) as."""
+    return json.dumps(receipt, sort_keys=True, separators=(",", ":")).encode()
+
+
+def parse(raw: bytes | None) -> list[dict[str, Any]]:
+    """The receipts in a note; a note that is not a JSON list (or object) of objects holds none."""
+    if not raw or len(raw) > MAX_NOTE_BYTES:
+        return []
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return []
+    items = data if isinstance(data, list) else [data]
+    return [r for r in items if isinstance(r, dict)]
+
+
+def encode(receipts: Sequence[dict[str, Any]]) -> bytes:
+    return (json.dumps(list(receipts), indent=1, sort_keys=True) + "\n").encode()
+
+
+def union(*lists: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every receipt of every list once, in the order first seen."""
+    seen: dict[str, dict[str, Any]] = {}
+    for receipts in lists:
+        for receipt in receipts:
+            seen.setdefault(digest(receipt), receipt)
+    return list(seen.values())
+
+
+@contextlib.contextmanager
+def _locked(cwd: str | None) -> Iterator[None]:
+    """One writer of the notes at a time in this repository (all its worktrees).
+
+    A note is read, extended and replaced; two runs finishing together would each write a list
+    without the other's receipt. git has no compare-and-swap for one note, so the writers take
+    a lock file in the shared git dir (flock: released by the kernel if a writer dies). Where
+    flock does not exist (Windows) writes are not serialised.
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    path = os.path.join(git.repo_paths(cwd).common_dir, "receipt-hooks", "notes.lock")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "a+b") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+def add(receipt: dict[str, Any], tree: str, cwd: str | None = None) -> bool:
+    """Add RECEIPT to the note on TREE; False when it was already there."""
+    with _locked(cwd):
+        existing = parse(git.note_show(NOTES_NAME, tree, cwd=cwd))
+        merged = union(existing, [receipt])
+        if len(merged) == len(existing):
+            return False
+        git.note_write(NOTES_NAME, tree, encode(merged), cwd=cwd)
+        return True
+
+
+def receipts_for(trees: Iterable[str], notes_revs: Sequence[str] = (NOTES_REF,),
+                 cwd: str | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Tree -> its receipts, from every notes commit in NOTES_REVS (a pushed one not yet a ref)."""
+    wanted = set(trees)
+    where: list[tuple[str, str]] = []
+    for rev in notes_revs:
+        index = git.notes_index(rev, cwd=cwd)
+        where += [(tree, index[tree]) for tree in wanted if tree in index]
+    contents = git.objects((blob for _tree, blob in where), cwd=cwd)
+    found: dict[str, list[dict[str, Any]]] = {}
+    for tree, blob in where:
+        found[tree] = union(found.get(tree, []), parse(contents.get(blob)))
+    return found
+
+
+def merge_from(other: str, cwd: str | None = None) -> int:
+    """Merge the notes commit OTHER into ours without losing a receipt; the trees rewritten."""
+    theirs = git.notes_index(other, cwd=cwd)
+    if not theirs:
+        return 0
+    git.notes_merge_ours(NOTES_NAME, other, cwd=cwd)
+    ours = git.notes_index(NOTES_REF, cwd=cwd)
+    differing = [t for t, blob in theirs.items() if ours.get(t) not in (None, blob)]
+    contents = git.objects([*(theirs[t] for t in differing), *(ours[t] for t in differing)],
+                           cwd=cwd)
+    rewritten = 0
+    for tree in differing:
+        mine = parse(contents.get(ours[tree]))
+        merged = union(mine, parse(contents.get(theirs[tree])))
+        if len(merged) != len(mine):
+            git.note_write(NOTES_NAME, tree, encode(merged), cwd=cwd)
+            rewritten += 1
+    return rewritten
+
+
+def fetch(remote: str, cwd: str | None = None) -> bool:
+    """Bring REMOTE's receipts notes and merge them into ours; False when it has none."""
+    with _locked(cwd):
+        if not git.fetch_ref(remote, NOTES_REF, FETCHED_REF, cwd=cwd):
+            return False
+        try:
+            merge_from(FETCHED_REF, cwd=cwd)
+        finally:
+            git.delete_ref(FETCHED_REF, cwd=cwd)
+    return True
+
+
+def publish(remote: str, cwd: str | None = None) -> None:
+    """Push our notes to REMOTE, fetching and merging first so theirs are kept.
+
+    Someone may publish between our fetch and our push; the push is then refused (not a
+    fast-forward) and one more fetch-merge-push settles it.
+    """
+    fetch(remote, cwd=cwd)
+    if git.resolve_commit(NOTES_REF, cwd=cwd) is None:
+        raise git.GitError(f"no receipts to publish: {NOTES_REF} does not exist here or on "
+                           f"{remote}; 'receipt run' writes them")
+    try:
+        git.push_ref(remote, NOTES_REF, cwd=cwd)
+    except git.GitError:
+        fetch(remote, cwd=cwd)
+        git.push_ref(remote, NOTES_REF, cwd=cwd)

@@ -1,0 +1,161 @@
+"""SSH signatures on receipts: made with the key git signs commits with, checked against a git
+allowed-signers file.
+
+What is signed is the receipt without its ``signature`` field, as JSON with sorted keys and
+no spaces, under the namespace ``receipt-hooks`` (a signature made for a commit or a file
+cannot be replayed as a receipt's). The signature is a field of ``receipt-hooks/receipt/v2``.
+
+The typical policy: CI signs with its key, the protected branch's check passes
+``--allowed-signers ci_signers --require-signer '^ci@'``, and an agent without the key cannot
+make a receipt that passes, nor edit a signed one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import tempfile
+from typing import Any
+
+from hooks.core import git
+from hooks.core.errors import UserError
+from hooks.core.output import Finding
+from hooks.receipt.model import INVALID
+from hooks.receipt.model import OFF_POLICY
+from hooks.receipt.model import SCHEMA_ID
+
+NAMESPACE = "receipt-hooks"
+
+
+def signed_bytes(receipt: dict[str, Any]) -> bytes:
+    body = {k: v for k, v in receipt.items() if k != "signature"}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8", "surrogateescape")
+
+
+def _ssh_keygen(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(("ssh-keygen", *args), input=stdin, capture_output=True,
+                              check=False)
+    except FileNotFoundError as e:
+        raise UserError("ssh-keygen is not installed: signing and checking signatures need "
+                        "OpenSSH 8.2 or later") from e
+
+
+def _config(key: str, root: str) -> str:
+    try:
+        return git.text("config", "--get", key, cwd=root)
+    except git.GitError:
+        return ""
+
+
+def signing_key(root: str) -> str:
+    """The key file git signs with (``user.signingkey``, ``gpg.format=ssh``)."""
+    if _config("gpg.format", root) != "ssh":
+        raise UserError("receipt run --sign: git's gpg.format is not ssh: receipts are signed "
+                        "with SSH keys ('git config gpg.format ssh')")
+    key = _config("user.signingkey", root)
+    if not key:
+        raise UserError("receipt run --sign: git has no user.signingkey: 'git config "
+                        "user.signingkey ~/.ssh/id_ed25519'")
+    if key.startswith("key::"):
+        raise UserError("receipt run --sign: user.signingkey is a literal key (key::...); "
+                        "point it at the key's file instead")
+    return os.path.expanduser(key)
+
+
+def public_key(key_file: str) -> str:
+    for candidate in (key_file if key_file.endswith(".pub") else key_file + ".pub",):
+        if os.path.isfile(candidate):
+            with open(candidate, encoding="utf-8") as f:
+                return " ".join(f.read().split()[:2])
+    proc = _ssh_keygen("-y", "-f", key_file)
+    if proc.returncode != 0:
+        raise UserError(f"receipt run --sign: cannot read the public half of {key_file}")
+    return " ".join(proc.stdout.decode().split()[:2])
+
+
+def sign(receipt: dict[str, Any], root: str) -> dict[str, Any]:
+    """RECEIPT with an SSH signature by git's signing key (a v2 field)."""
+    key_file = signing_key(root)
+    signed = {**receipt, "schema": SCHEMA_ID}
+    signed.pop("signature", None)
+    proc = _ssh_keygen("-Y", "sign", "-q", "-f", key_file, "-n", NAMESPACE,
+                       stdin=signed_bytes(signed))
+    if proc.returncode != 0:
+        why = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UserError(f"receipt run --sign: ssh-keygen could not sign with {key_file}"
+                        f"{': ' + why[-1] if why else ''}")
+    signed["signature"] = {"format": "ssh", "namespace": NAMESPACE,
+                           "public_key": public_key(key_file),
+                           "signature": proc.stdout.decode("ascii")}
+    return signed
+
+
+def allowed_signers_file(given: str | None, root: str) -> str:
+    """--allowed-signers FILE, or git's gpg.ssh.allowedSignersFile when FILE is omitted."""
+    path = given or _config("gpg.ssh.allowedSignersFile", root)
+    if not path:
+        raise UserError("no allowed-signers file: pass --allowed-signers FILE or set git's "
+                        "gpg.ssh.allowedSignersFile")
+    path = os.path.expanduser(path)
+    if not os.path.isfile(path):
+        raise UserError(f"allowed-signers file {path} does not exist")
+    return path
+
+
+class Signers:
+    """Whether a receipt is signed by a key the allowed-signers file lists for a principal
+    matching --require-signer."""
+
+    def __init__(self, allowed: str, require: re.Pattern[str] | None) -> None:
+        self.allowed = allowed
+        self.require = require
+        self.verdicts: dict[bytes, tuple[str | None, str]] = {}
+
+    def findings(self, commit: str, data: dict[str, Any], shown: str) -> list[Finding]:
+        label = git.short(commit)
+        signature = data.get("signature")
+        if not isinstance(signature, dict) or not isinstance(signature.get("signature"), str):
+            return [Finding(f"{label}: the receipt is not signed ({shown}) and signatures are "
+                            f"required (--allowed-signers {self.allowed}): run 'receipt run "
+                            f"--sign' with a key listed there", OFF_POLICY, "unsigned",
+                            commit=commit)]
+        body = signed_bytes(data)
+        key = body + b"\0" + signature["signature"].encode()
+        if key not in self.verdicts:
+            self.verdicts[key] = self._verify(body, signature["signature"])
+        principal, problem = self.verdicts[key]
+        if problem == "unknown":
+            return [Finding(f"{label}: the receipt is signed by a key that {self.allowed} does "
+                            f"not list ({signature.get('public_key', '?')[:60]}...; {shown})",
+                            OFF_POLICY, "unknown-signer", commit=commit)]
+        if problem == "bad":
+            return [Finding(f"{label}: the receipt's signature does not verify ({shown}): it "
+                            f"was changed after it was signed", INVALID, "bad-signature",
+                            commit=commit)]
+        if self.require and not self.require.search(principal or ""):
+            return [Finding(f"{label}: the receipt is signed by '{principal}', which does not "
+                            f"match --require-signer '{self.require.pattern}' ({shown})",
+                            OFF_POLICY, "signer", commit=commit)]
+        return []
+
+    def _verify(self, body: bytes, armored: str) -> tuple[str | None, str]:
+        """(principal, '') when valid; (None, 'unknown') or (None, 'bad') otherwise."""
+        with tempfile.NamedTemporaryFile("w", suffix=".sig", delete=False) as f:
+            f.write(armored)
+        try:
+            found = _ssh_keygen("-Y", "find-principals", "-s", f.name, "-f", self.allowed)
+            principals = found.stdout.decode("utf-8", "replace").split()
+            if found.returncode != 0 or not principals:
+                return None, "unknown"
+            for principal in principals:
+                proc = _ssh_keygen("-Y", "verify", "-f", self.allowed, "-I", principal, "-n",
+                                   NAMESPACE, "-s", f.name, stdin=body)
+                if proc.returncode == 0:
+                    return principal, ""
+            return None, "bad"
+        finally:
+            os.unlink(f.name)

@@ -1,0 +1,118 @@
+"""Tamper evidence: the receipt must agree with the log it names.
+
+A receipt edited by hand (``"exit_code": 0``, ``"failed": 0``) still names the log of the run
+it describes; the log's SHA-256 and size, and the test counts read from it again, must be the
+receipt's. Only the last-run receipt file is compared: its log is the one beside it. Receipts
+kept per command and in notes outlive that log (the next run writes a new one), so comparing
+them with it would accuse every older receipt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Any
+
+from hooks.core import git
+from hooks.core.cmdline import quoted
+from hooks.core.output import Finding
+from hooks.receipt.model import INVALID
+from hooks.receipt.model import MISSING
+from hooks.receipt.model import rerun_hint
+
+CHUNK = 1 << 20
+
+
+class Tamper:
+    def __init__(self, root: str, receipt_shown: str, require_log: bool,
+                 memo: str | None = None) -> None:
+        self.root = root
+        self.receipt_shown = receipt_shown
+        self.require_log = require_log
+        self.memo = memo  # agreements remembered, like schema validations: see _stamp
+
+    def findings(self, commit: str, data: dict[str, Any], shown: str) -> list[Finding]:
+        if shown != self.receipt_shown:
+            return []
+        output = data.get("output")
+        log = output.get("log") if isinstance(output, dict) else None
+        if not isinstance(output, dict) or not isinstance(log, str):
+            return []
+        path = log if os.path.isabs(log) else os.path.join(self.root, log)
+        label = git.short(commit)
+        if not os.path.isfile(path):
+            if not self.require_log:
+                return []
+            return [Finding(f"{label}: no log at {log} and --require-log is set: run "
+                            f"{quoted(rerun_hint(data))} here, then push again", MISSING,
+                            "missing-log", commit=commit)]
+        stamp = self._stamp(path, output, data.get("tests"))
+        if stamp and os.path.isfile(stamp):
+            return []
+        why = mismatch(path, output, data.get("tests"))
+        if not why:
+            if stamp:
+                from hooks.core.schemas import remember_valid
+
+                remember_valid(os.path.dirname(stamp), os.path.basename(stamp))
+            return []
+        return [Finding(f"{label}: the log does not match the receipt ({why}; {shown}, {log}): "
+                        f"the receipt was edited or the log replaced; run "
+                        f"{quoted(rerun_hint(data))}",
+                        INVALID, "tampered", commit=commit)]
+
+
+    def _stamp(self, path: str, output: dict[str, Any], tests: object) -> str | None:
+        """A memo file for "this log, unchanged since (size, mtime), agrees with this receipt":
+        a push re-reads a large log only when the log or the receipt changed."""
+        if self.memo is None:
+            return None
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        import json
+
+        key = json.dumps([path, info.st_size, info.st_mtime_ns, info.st_ino, output, tests],
+                         sort_keys=True)
+        return os.path.join(self.memo, "log-" + hashlib.sha256(key.encode()).hexdigest())
+
+
+def mismatch(path: str, output: dict[str, Any], tests: object) -> str:
+    """What differs between the log at PATH and the receipt's OUTPUT and TESTS; '' if nothing."""
+    from hooks.receipt.testcounts import TestCounter
+
+    digest = hashlib.sha256()
+    counter = TestCounter()
+    size = 0
+    with open(path, "rb") as log:
+        for chunk in iter(lambda: log.read(CHUNK), b""):
+            digest.update(chunk)
+            counter.feed(chunk)
+            size += len(chunk)
+    if output.get("bytes") != size:
+        return f"{size} bytes, the receipt says {output.get('bytes')}"
+    if output.get("sha256") != digest.hexdigest():
+        return "its SHA-256 differs from output.sha256"
+    if isinstance(tests, dict) and tests.get("runner") == "junit":
+        return ""  # counted from the JUnit report, not the log
+    counted = counter.result()
+    if isinstance(counted, dict) and not (isinstance(tests, dict)
+                                          and _same_counts(tests, counted)):
+        return f"the log counts {_counts(counted)}, the receipt says {_counts(tests)}"
+    if counted is None and tests is not None:
+        return f"the log has no test counts, the receipt says {_counts(tests)}"
+    return ""
+
+
+KEYS = ("passed", "failed", "skipped", "errors")
+
+
+def _same_counts(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return all(a.get(k) == b.get(k) for k in KEYS)
+
+
+def _counts(tests: object) -> str:
+    if not isinstance(tests, dict):
+        return "none"
+    return ", ".join(f"{tests.get(k)} {k}" for k in KEYS)

@@ -1,0 +1,123 @@
+"""``receipt verify``: every commit of a range, or every ref a server receives, needs a receipt
+in the notes. The judging is ``check``'s (same policy, same exit codes) without the files:
+in CI and on a server the notes are the only receipts that travelled.
+
+Speed: the range is listed with its trees in one ``rev-list``, the notes for all trees are
+read in one ``ls-tree`` and one ``cat-file --batch``; a commit costs no process of its own.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from hooks.core import git
+from hooks.core.output import Finding
+from hooks.receipt.check import CheckResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+ZERO = frozenset("0")
+
+
+class Pushed:
+    """What a pre-receive hook was given: the branch tips to judge and any pushed notes."""
+
+    def __init__(self) -> None:
+        self.commits: list[str] = []
+        self.notes: list[str] = []
+        self.passed: list[str] = []  # refs let through unjudged, with why
+
+
+def read_pre_receive(data: str, notes_ref: str) -> Pushed:
+    """Parse git's pre-receive lines '<old> <new> <ref>'.
+
+    A deletion (new all zeros) passes; a notes push is read, not judged; tags and other refs
+    pass (a tag names a commit some branch was already judged for); each branch's new tip is
+    judged against its own tree.
+    """
+    pushed = Pushed()
+    for line in data.splitlines():
+        parts = line.split()
+        if len(parts) != 3:
+            continue
+        _old, new, ref = parts
+        if set(new) <= ZERO:
+            pushed.passed.append(f"{ref} (deleted)")
+        elif ref == notes_ref:
+            pushed.notes.append(new)
+        elif ref.startswith("refs/heads/"):
+            if new not in pushed.commits:
+                pushed.commits.append(new)
+        else:
+            pushed.passed.append(f"{ref} (not a branch)")
+    return pushed
+
+
+def commits_of(ranges: Sequence[str], revs: Sequence[str], head_only: bool,
+               root: str) -> list[str]:
+    """The commits to verify, newest first, listed with their trees in one git call each."""
+    listed: list[str] = []
+    if ranges:
+        found = [c for c, _t in git.commit_trees(ranges, walk=True, cwd=root)]
+        listed += found[:1] if head_only else found
+    if revs or not ranges:
+        listed += [c for c, _t in git.commit_trees(revs or ["HEAD"], walk=False, cwd=root)]
+    return list(dict.fromkeys(listed))
+
+
+def github_annotations(findings: Sequence[Finding]) -> str:
+    """GitHub Actions ``::error`` lines, one per finding (a commit has no file and line)."""
+    from hooks.core.output import _annotation_escape
+
+    return "".join(f"::error title=receipt {f.kind}::{_annotation_escape(f.message)}\n"
+                   for f in findings)
+
+
+def step_summary(result: CheckResult, root: str) -> str:
+    """A Markdown table for $GITHUB_STEP_SUMMARY: one row per commit and receipt."""
+    rows = ["| commit | tree | command | counts | where | when | verdict |",
+            "|---|---|---|---|---|---|---|"]
+    failed: dict[str, list[Finding]] = {}
+    for f in result.findings:
+        if f.commit:
+            failed.setdefault(f.commit, []).append(f)
+    for commit in result.commits:
+        tree = git.short(git.tree_of(commit, root))
+        for data, _shown in result.vouching.get(commit, []):
+            rows.append(_row(commit, tree, data, "✅ vouched"))
+        if commit in failed:
+            verdict = "❌ " + _cell(failed[commit][0].message)
+            rows.append(f"| {git.short(commit)} | {tree} | | | | | {verdict} |")
+        elif commit not in result.vouching:
+            rows.append(f"| {git.short(commit)} | {tree} | | | | | overridden |")
+    title = "### Receipts: " + ("all commits vouched for" if result.exit_code == 0
+                                 else f"refused (exit {result.exit_code})")
+    return "\n".join([title, "", *rows, ""]) + "\n"
+
+
+def _row(commit: str, tree: str, data: dict[str, Any], verdict: str) -> str:
+    tests = data.get("tests")
+    counts = (f"{tests.get('passed')} passed, {tests.get('failed')} failed, "
+              f"{tests.get('skipped')} skipped" if isinstance(tests, dict) else "not counted")
+    return (f"| {git.short(commit)} | {tree} | `{_cell(str(data.get('command')))}` | {counts} "
+            f"| {_cell(str(data.get('hostname')))} | {data.get('finished_utc')} | {verdict} |")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ").replace("`", "'")[:200]
+
+
+def append_step_summary(text: str) -> None:
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if not path:
+        return
+    try:
+        with open(path, "a", encoding="utf-8") as summary:
+            summary.write(text)
+    except OSError as e:
+        from hooks.core.output import warn
+
+        warn(f"receipt verify: warning: could not append to $GITHUB_STEP_SUMMARY ({e})")

@@ -1,0 +1,94 @@
+"""Pushes pre-commit gives the hooks no range for (issue 9, class 3): by URL, a first push to an
+empty remote, an orphan branch. The diff hooks must then scan the pushed history no remote has,
+never the (empty) index, so a --no-verify commit is still seen; through the real framework."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Repo
+from conftest import Result
+from conftest import precommit_config
+
+SKIP = "import pytest\n\n@pytest.mark.skip\ndef test_pay():\n    assert pay() == 1\n"
+SRC = "def pay():\n    return 1\n"
+
+
+def project(repo: Repo, hook_repo: tuple[str, str]) -> None:
+    repo.write(".pre-commit-config.yaml",
+               precommit_config(hook_repo, "no-inserted-skips", "require-ledger-hypothesis"))
+    repo.write("README.md", "a project\n")
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "project")
+    installed = repo.run("pre-commit", "install", "--hook-type", "pre-push")
+    assert installed.code == 0, installed.both
+
+
+def commit_no_verify(repo: Repo, name: str, content: str) -> None:
+    repo.write(name, content)
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "--no-verify", "-m", f"add {name}")
+
+
+BAD_CHANGES = [
+    ("tests/test_pay.py", SKIP, "no-inserted-skips", "SKP001"),
+    ("src/pay.py", SRC, "require-ledger-hypothesis", "gains no hypothesis"),
+]
+
+
+def assert_refused(push: Result, hook: str, message: str) -> None:
+    assert push.code == 1, push.both
+    assert "error: failed to push some refs" in push.both
+    assert f"{hook}" in push.both and "Failed" in push.both and message in push.both, push.both
+
+
+@pytest.mark.parametrize(("name", "content", "hook", "message"), BAD_CHANGES)
+def test_push_by_url_scans_what_no_remote_has(repo: Repo, hook_repo: tuple[str, str],
+                                              name: str, content: str, hook: str,
+                                              message: str) -> None:
+    project(repo, hook_repo)
+    remote = repo.add_remote()
+    assert repo.run("git", "push", "-q", "origin", "main").code == 0
+    repo.git("checkout", "-q", "-b", "feat")
+    commit_no_verify(repo, name, content)
+    push = repo.run("git", "push", str(remote), "feat")
+    assert_refused(push, hook, message)
+    # the commits already on the remote are not scanned again: a clean commit goes through
+    repo.git("reset", "-q", "--hard", "main")
+    commit_no_verify(repo, "notes.txt", "fine\n")
+    clean = repo.run("git", "push", str(remote), "feat")
+    assert clean.code == 0, clean.both
+
+
+@pytest.mark.parametrize(("name", "content", "hook", "message"), BAD_CHANGES)
+def test_first_push_to_an_empty_remote_scans_the_whole_history(
+        repo: Repo, hook_repo: tuple[str, str], name: str, content: str, hook: str,
+        message: str) -> None:
+    project(repo, hook_repo)
+    repo.add_remote()
+    commit_no_verify(repo, name, content)
+    assert_refused(repo.run("git", "push", "origin", "main"), hook, message)
+
+
+@pytest.mark.parametrize(("name", "content", "hook", "message"), BAD_CHANGES)
+def test_orphan_branch_push_scans_its_whole_history(repo: Repo, hook_repo: tuple[str, str],
+                                                    name: str, content: str, hook: str,
+                                                    message: str) -> None:
+    project(repo, hook_repo)
+    repo.add_remote()
+    assert repo.run("git", "push", "-q", "origin", "main").code == 0
+    repo.git("checkout", "-q", "--orphan", "fresh")
+    repo.git("rm", "-rq", "--cached", "README.md")
+    commit_no_verify(repo, name, content)
+    assert_refused(repo.run("git", "push", "origin", "fresh"), hook, message)
+
+
+def test_a_clean_first_push_and_orphan_push_go_through(repo: Repo,
+                                                       hook_repo: tuple[str, str]) -> None:
+    project(repo, hook_repo)
+    repo.add_remote()
+    first = repo.run("git", "push", "origin", "main")
+    assert first.code == 0, first.both
+    repo.git("checkout", "-q", "--orphan", "fresh")
+    commit_no_verify(repo, "docs/index.md", "docs\n")
+    orphan = repo.run("git", "push", "origin", "fresh")
+    assert orphan.code == 0, orphan.both
