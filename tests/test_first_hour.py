@@ -382,3 +382,15 @@ def test_the_readme_quick_start_installs_only_what_the_demo_needs() -> None:
     assert setup["options.extras_require"]["demo"].split() == ["pre-commit>=3.2.0"]
     assert "demo" in cli.build_parser().format_help()
     assert "rev: v0.1.0\n" not in readme  # a tag that does not exist yet is not the example
+
+
+def test_a_passing_push_says_what_vouched_for_it(repo: Repo, hook_repo: tuple[str, str]) -> None:
+    repo.write(".pre-commit-config.yaml", precommit_config(hook_repo, "check-receipt"))
+    repo.commit("init", **{"t.py": PASSING_TEST})
+    repo.add_remote()
+    assert repo.run("pre-commit", "install", "--hook-type", "pre-push").code == 0
+    assert repo.run("receipt", "run", "--", sys.executable, "t.py").code == 0
+    pushed = repo.run("git", "push", "origin", "main")
+    assert pushed.code == 0, pushed.both
+    assert re.search(r"^check-receipt\.+Passed$", pushed.both, re.M), pushed.both
+    assert "vouches for" in pushed.both, pushed.both
