@@ -54,6 +54,12 @@ def test_pre_commit_installs_the_built_package_with_its_schemas(
     assert len(records) == 1
     assert "hooks/schema_files/receipt.schema.json" in records[0].read_text()
     assert not list(site.glob("__editable__*receipt_hooks*"))
+    # every package of the source is in what users install (an editable install hides a
+    # package left out of setup.cfg; this does not)
+    packages = sorted(str(p.parent.relative_to(SOURCE_ROOT))
+                      for p in (SOURCE_ROOT / "hooks").rglob("__init__.py"))
+    missing = [name for name in packages if not (site / name / "__init__.py").is_file()]
+    assert missing == [], missing
     python = site.parents[2] / "bin" / "python"
     script = ("import hooks; from hooks.core import schemas; print(hooks.__file__); "
               "print(schemas.schema_bytes(schemas.RECEIPT).decode())")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from hooks.core import git
@@ -49,7 +50,9 @@ class Tamper:
         stamp = self._stamp(path, output, data.get("tests"))
         if stamp and os.path.isfile(stamp):
             return []
-        why = mismatch(path, output, data.get("tests"))
+        argv = data.get("argv")
+        why = mismatch(path, output, data.get("tests"),
+                       [str(a) for a in argv] if isinstance(argv, list) else [])
         if not why:
             if stamp:
                 from hooks.core.schemas import remember_valid
@@ -78,12 +81,13 @@ class Tamper:
         return os.path.join(self.memo, "log-" + hashlib.sha256(key.encode()).hexdigest())
 
 
-def mismatch(path: str, output: dict[str, Any], tests: object) -> str:
-    """What differs between the log at PATH and the receipt's OUTPUT and TESTS; '' if nothing."""
+def mismatch(path: str, output: dict[str, Any], tests: object, argv: Sequence[str]) -> str:
+    """What differs between the log at PATH and the receipt's OUTPUT and TESTS; '' if nothing.
+    The log is counted as ``receipt run`` counted it: by the parser of ARGV's runner."""
     from hooks.receipt.testcounts import TestCounter
 
     digest = hashlib.sha256()
-    counter = TestCounter()
+    counter = TestCounter.for_command(argv)
     size = 0
     with open(path, "rb") as log:
         for chunk in iter(lambda: log.read(CHUNK), b""):
