@@ -94,6 +94,7 @@ def run_streaming(
     *,
     forwarder: SignalForwarder,
     env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
     timeout: float | None = None,
     grace: float = 2.0,
     echo: bool = True,
@@ -114,6 +115,7 @@ def run_streaming(
         proc = subprocess.Popen(
             argv,
             env=env,
+            cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             # A command in its own process group cannot read the terminal without stopping.
