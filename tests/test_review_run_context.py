@@ -144,6 +144,9 @@ def test_a_run_in_another_directory_does_not_vouch(repo: Repo, command: tuple[st
     (["pytest", "--rootdir", "../other"], "--rootdir"),
     (["pytest", "-c", "other.ini"], "-c"),
     (["pytest", "--confcutdir=sub"], "--confcutdir"),
+    (["pytest", "-q", "../good"], "../good"),
+    (["env", "-S", "pytest -q -k test_c"], "-k"),
+    (["env", "--split-string=pytest -k x"], "-k"),
 ])
 def test_directory_changes_are_narrowing(argv: list[str], flag: str) -> None:
     assert flag in narrowing_flags(argv)

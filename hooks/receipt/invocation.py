@@ -206,6 +206,8 @@ def parse_words(words: Sequence[str], env: tuple[tuple[str, str], ...] = (),
     if sub is not None and (program, sub) in SUBCOMMAND_RUNNERS:
         return [Invocation(SUBCOMMAND_RUNNERS[(program, sub)], tuple(rest[toolchain + 1:]),
                            stripped + tuple(words[:toolchain + 2]), env, chdir=chdir)]
+    if program == "env" and any(w.startswith(("-S", "--split-string")) for w in rest):
+        words = _env_split(words)  # env -S 'pytest -k x': the string is more words
     launcher = LAUNCHERS.get((program, sub)) if sub is not None else None
     start = 2
     if launcher is None:
@@ -225,6 +227,27 @@ def parse_words(words: Sequence[str], env: tuple[tuple[str, str], ...] = (),
         return parse_words(words[1:], env, (*stripped, words[0]), chdir)
     return [Invocation(program, tuple(rest), (*stripped, words[0]), env, known=False,
                        chdir=chdir)]
+
+
+def _env_split(words: Sequence[str]) -> list[str]:
+    """``env -S STRING`` (``-SSTRING``, ``--split-string=STRING``) with STRING split."""
+    out = [words[0]]
+    i = 1
+    while i < len(words):
+        word = words[i]
+        i += 1
+        name, eq, value = word.partition("=")
+        if word in ("-S", "--split-string") and i < len(words):
+            value, eq = words[i], "="
+            i += 1
+        elif word.startswith("-S") and len(word) > 2:
+            value, eq = word[2:], "="
+        elif name != "--split-string":
+            out.append(word)
+            continue
+        split = shell.split(value).commands
+        return out + (split[0] if split else []) + list(words[i:]) if eq else out
+    return out
 
 
 def _script(program: str, words: Sequence[str], env: tuple[tuple[str, str], ...],

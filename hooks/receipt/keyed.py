@@ -25,9 +25,12 @@ import json
 import os
 import shlex
 from collections.abc import Sequence
-from typing import Any
 
 from hooks.core.cmdline import SHELL
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 KEYED_DIR = "receipts"
 

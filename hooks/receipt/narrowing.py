@@ -74,11 +74,14 @@ WHOLE_GO_PACKAGES = frozenset({".", "./...", "...", "all"})
 
 def partial_path(value: str) -> bool:
     """A path argument that names part of the tree: a test id, a file, or a directory below
-    the top level. ``.``, a top-level directory and a glob are read as the whole suite."""
+    the top level, or a path outside the root (``../other``). ``.``, a top-level directory and
+    a glob are read as the whole suite."""
     if "::" in value:
         return True
     path = os.path.normpath(value)
-    if path in (".", "") or any(c in path for c in "*?[") or path.startswith(".."):
+    if path == os.pardir or path.startswith(os.pardir + os.sep):
+        return True  # outside the repository: another tree's tests
+    if path in (".", "") or any(c in path for c in "*?["):
         return False
     name = os.path.basename(path)
     return "." in name.lstrip(".") or "/" in path
