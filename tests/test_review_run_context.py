@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import Repo
 
+from hooks.receipt.keyed import judged_argv
 from hooks.receipt.narrowing import narrowing_flags
 from hooks.receipt.runner_args import normalised
 
@@ -253,3 +254,19 @@ def test_override_ini_narrows_unless_it_only_changes_the_report(
     checked = repo.run("receipt", "check")
     assert checked.code == (6 if narrows else 0), checked.both
     assert ("runs only part of the suite (-o;" in checked.out) is narrows
+
+
+@pytest.mark.parametrize(("recorded", "flag"), [
+    ({"argv": ["go", "test", "./..."], "env": {"GOFLAGS": "-run=TestX"}}, "-run (in GOFLAGS)"),
+    ({"argv": ["node", "--test"], "env": {"NODE_OPTIONS": "--test-name-pattern=x"}},
+     "--test-name-pattern (in NODE_OPTIONS)"),
+    ({"argv": ["/bin/sh", "-c", "pytest -q"], "env": {"PYTEST_ADDOPTS": "-k x"}},
+     "-k (in PYTEST_ADDOPTS)"),
+    ({"argv": ["python", "-m", "pytest"], "cwd": "tests/unit"}, "runs in tests/unit"),
+])
+def test_the_recorded_directory_and_variables_are_read_as_the_command(
+        recorded: dict[str, object], flag: str) -> None:
+    argv = judged_argv(recorded)
+    assert argv is not None
+    assert flag in narrowing_flags(argv)
+    assert judged_argv({"argv": ["pytest"], "cwd": "."}) == ["pytest"]
