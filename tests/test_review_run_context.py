@@ -211,7 +211,8 @@ def test_exported_pytest_addopts_is_recorded_and_refused(repo: Repo) -> None:
     assert _receipt(repo)["env"] == {"PYTEST_ADDOPTS": "-k test_ok"}
     pushed = repo.run("git", "push", "origin", "main")
     assert pushed.code != 0
-    assert ("the receipt ran 'pytest -q -p no:cacheprovider (with PYTEST_ADDOPTS='-k test_ok')'"
+    # the command shown holds single quotes, so it is shown in double quotes (cmdline.quoted)
+    assert ('the receipt ran "pytest -q -p no:cacheprovider (with PYTEST_ADDOPTS=\'-k test_ok\')"'
             in pushed.both)
 
 
