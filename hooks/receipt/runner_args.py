@@ -97,7 +97,17 @@ OUTPUT_ONLY: dict[str, frozenset[str]] = {
         "--junitxml --junit-xml --junit-prefix --durations --durations-min --no-header "
         "--no-summary --disable-warnings --disable-pytest-warnings -s --capture --full-trace "
         "--html --self-contained-html --report-log --json-report --json-report-file "
-        "-p=no:cacheprovider"),
+        # order and stop-on-failure: a run that passed ran every selected test
+        "--ff --failed-first --nf --new-first -x --exitfirst --maxfail "
+        # where and how test modules are imported and temporary files kept
+        "--import-mode --basetemp -W --pythonwarnings --strict-markers --strict-config "
+        "--runxfail --setup-show --debug --trace-config "
+        # plugins that select nothing: caching, warnings capture, reporting, ordering
+        "-p=no:cacheprovider -p=no:warnings -p=no:faulthandler -p=no:pastebin "
+        "-p=no:junitxml -p=no:logging -p=no:randomly -p=no:sugar -p=no:cov -p=no:xdist "
+        # ini values that only change the output (any value: the entry ends with '=')
+        "-o=console_output_style= --override-ini=console_output_style= -o=junit_family= "
+        "--override-ini=junit_family= -o=cache_dir= --override-ini=cache_dir="),
     "unittest": _set("-v --verbose -q --quiet -b --buffer --locals -c --catch --durations "
                       "discover"),
     "jest": _set("--silent --verbose --colors --no-colors --ci --json --outputFile --reporters "
@@ -196,8 +206,12 @@ def read_args(inv: Invocation) -> list[Arg]:
 
 
 def _output_only(arg: Arg, dropped: frozenset[str]) -> bool:
-    return arg.option is not None and (arg.option in dropped
-                                       or f"{arg.option}={arg.value}" in dropped)
+    if arg.option is None:
+        return False
+    if arg.option in dropped or f"{arg.option}={arg.value}" in dropped:
+        return True
+    name, eq, _ = (arg.value or "").partition("=")  # -o NAME=VALUE: any value of NAME
+    return bool(eq) and f"{arg.option}={name}=" in dropped
 
 
 _DOT_SLASH = re.compile(r"^(?:\./)+")
@@ -215,6 +229,8 @@ def normalised_invocation(inv: Invocation) -> tuple[str, ...]:
             words.append(arg.option)
         if arg.value is not None:
             value = arg.value if arg.option else _DOT_SLASH.sub("", arg.value).rstrip("/") or "."
+            if value == "." and arg.option is None and inv.kind == "pytest":
+                continue  # the directory it runs in: what no path argument collects, or more
             words.append(value)
     return tuple(words)
 
