@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 from conftest import Repo
+
 from hooks.receipt.runner_args import normalised
 
 PY = sys.executable
