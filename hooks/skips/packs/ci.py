@@ -7,10 +7,23 @@ configs of jest, vitest and playwright, and conftest.py.
 
 from __future__ import annotations
 
+import glob
+import re
+from collections.abc import Sequence
+
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 WORKFLOW = ".github/workflows/ci.yml"
+_PYTEST_CONFIG = r"(^|/)(pytest|tox|setup)\.(ini|cfg)$|(^|/)pyproject\.toml$"
+
+
+def _testpaths_missing(lines: Sequence[str], _text: str, line: int, _col: int) -> bool:
+    """Every path a ``testpaths`` line names is missing from the work tree (the hook runs at
+    its root). A line that names none (a TOML array on the lines below) confirms nothing."""
+    value = lines[line - 1].split("=", 1)[1] if "=" in lines[line - 1] else ""
+    paths = [p for p in re.split(r"[\s,\[\]\"']+", value.split("#", 1)[0]) if p]
+    return bool(paths) and not any(glob.glob(p) for p in paths)
 
 RULES = (
     Rule("SKP008", "'|| true' hides the command's failure",
@@ -38,6 +51,21 @@ RULES = (
          r"(?<![\w-])-k\s*[=\s]\s*[\"']?\s*not\s",
          "[pytest]\naddopts = -k 'not checkout'\n", "[pytest]\naddopts = -ra\n",
          sample="pytest.ini"),
+    Rule("SKP008", "the pytest config runs only the tests -k selects",
+         r"(?<![\w-])(?:-[qvxslr]*k(?=[\s=\"'\w])|--keyword\b)",  # -k X, -kX, -qk X
+         "[pytest]\naddopts = -k 'checkout'\n", "[pytest]\naddopts = -ra\n",
+         sample="pytest.ini", files=_PYTEST_CONFIG),
+    Rule("SKP008", "testpaths names no path in the tree: pytest collects nothing there",
+         r"^\s*[\"']?testpaths[\"']?\s*=", "[tool.pytest.ini_options]\ntestpaths = [\"nothing\"]\n",
+         "[tool.pytest.ini_options]\nminversion = \"7.0\"\n", sample="pyproject.toml",
+         files=_PYTEST_CONFIG, confirm=_testpaths_missing),
+    Rule("SKP008", "collected tests dropped in a collection hook",
+         r"\bitems\s*\.\s*(?:clear|remove|pop)\s*\(|\bdel\s+items\s*\["
+         r"|\bitems\s*\[\s*:\s*\]\s*=\s*(?:\[\s*\]|\[.*\bif\b|\(.*\bif\b|filter\b)"
+         r"|\.pytest_deselected\s*\(",
+         "def pytest_collection_modifyitems(items):\n    items.clear()\n",
+         "def pytest_collection_modifyitems(items):\n    items.sort(key=str)\n",
+         sample="tests/conftest.py", files=r"(^|/)conftest\.py$"),
     Rule("SKP008", "tests deselected or ignored (--deselect, --ignore)",
          r"--deselect\b|--ignore(?:-glob)?(?:=|\s)",
          "[tool.pytest.ini_options]\naddopts = \"--ignore=tests/test_checkout.py\"\n",
