@@ -116,9 +116,7 @@ def _tests(body: Sequence[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunc
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if node.name.startswith("test"):
                 yield node
-        elif isinstance(node, ast.ClassDef):
-            yield from _tests(node.body)
-        elif isinstance(node, (ast.If, ast.Try)):  # tests defined under a version check
+        elif isinstance(node, ast.ClassDef) or isinstance(node, (ast.If, ast.Try)):
             yield from _tests(node.body)
 
 
