@@ -116,7 +116,7 @@ def _tests(body: Sequence[ast.stmt]) -> Iterator[ast.FunctionDef | ast.AsyncFunc
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if node.name.startswith("test"):
                 yield node
-        elif isinstance(node, ast.ClassDef) or isinstance(node, (ast.If, ast.Try)):
+        elif isinstance(node, (ast.ClassDef, ast.If, ast.Try)):  # Test classes; version checks
             yield from _tests(node.body)
 
 
