@@ -22,12 +22,18 @@ CAUGHT = [
                         "    assert f()\n", "SKP001"),
     ("tests/test_s.py", T + "@getattr(pytest.mark, 'skip')\ndef test_x():\n    assert f()\n",
      "SKP001"),
+    ("tests/test_s.py", "import pytest as pt\n\ndef test_x():\n    pt.skip('no')\n", "SKP001"),
+    ("tests/test_s.py", "import unittest as ut\n\n@ut.skip('x')\ndef test_x():\n    assert f()\n",
+     "SKP001"),
+    ("tests/test_s.py", T + "def test_x():\n    raise pytest.skip.Exception('no')\n", "SKP001"),
     # constant conditions, however spelled
     *[("tests/test_s.py", T + f"@pytest.mark.{call}\ndef test_x():\n    assert f()\n", "SKP003")
       for call in ("skipif(1 == 1, reason='x')", "skipif(not 0, reason='x')",
                    "skipif(condition=True, reason='x')", "skipif('True', reason='x')",
                    "skipif(\"1 == 1\", reason='x')", "skipif(True and 2 > 1, reason='x')",
                    "skipif(\n    1,\n    reason='x',\n)")],
+    ("tests/test_s.py", T + "SKIP = True\n\n@pytest.mark.skipif(SKIP, reason='x')\n"
+                            "def test_x():\n    assert f()\n", "SKP003"),
     *[("tests/test_s.py", T + f"class T(unittest.TestCase):\n    @unittest.{call}\n"
                               "    def test_x(self):\n        self.assertTrue(f())\n", "SKP003")
       for call in ("skipUnless(0, 'x')", "skipUnless(False, 'x')", "skipIf(2 > 1, 'x')")],
@@ -59,6 +65,9 @@ CAUGHT = [
     ("tests/conftest.py", "def pytest_collection_modifyitems(items):\n    del items[1:]\n",
      "SKP008"),
     ("conftest.py", "collect_ignore_glob = ['tests/*']\n", "SKP008"),
+    ("conftest.py", "def pytest_ignore_collect(collection_path):\n    return True\n", "SKP008"),
+    ("pytest.ini", "[pytest]\npython_files = check_*.py\n", "SKP008"),
+    ("setup.cfg", "[tool:pytest]\npython_functions = check\n", "SKP008"),
 ]
 
 QUIET = [
@@ -72,6 +81,13 @@ QUIET = [
                             "    assert f()\n"),
     ("tests/test_s.py", T + "def test_x():\n    with pytest.raises(pytest.skip.Exception):\n"
                             "        g()\n"),
+    ("tests/test_s.py", T + "HAS = False\ntry:\n    import numpy\n    HAS = True\n"
+                            "except ImportError:\n    pass\n\n"
+                            "@pytest.mark.skipif(not HAS, reason='numpy')\ndef test_x():\n"
+                            "    assert f()\n"),
+    ("tests/test_s.py", "import pytest as pt\n\ndef test_x():\n    reader.skip(3)\n"
+                        "    assert reader.read() == 1\n"),
+    ("pytest.ini", "[pytest]\npython_files = test_*.py *_checks.py\n"),
     ("tests/test_s.py", "def helper():\n    return\n\ndef test_x():\n    if not f():\n"
                         "        return\n    assert g()\n"),
     ("tests/test_s.py", "def test_x():\n    assert f()\n    return\n"),

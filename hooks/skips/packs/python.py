@@ -5,6 +5,7 @@ from __future__ import annotations
 from hooks.skips.pybody import confirm_constant_condition
 from hooks.skips.pybody import confirm_docstring_only
 from hooks.skips.pybody import confirm_early_return
+from hooks.skips.pybody import confirm_module_alias
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
@@ -29,7 +30,8 @@ PACK = Pack(
              "@unittest.skip('later')\ndef test_pay(self):\n    self.assertEqual(pay(), 1)\n",
              "@unittest.mock.patch('x')\ndef test_pay(self, m):\n    self.assertEqual(pay(), 1)\n"),
         Rule("SKP001", "test skipped at run time",
-             r"\bpytest\.skip\s*\(|\bself\.skipTest\s*\(|\braise\s+(?:unittest\.)?SkipTest\b",
+             r"\bpytest\.skip\s*\(|\bself\.skipTest\s*\(|\braise\s+(?:unittest\.)?SkipTest\b"
+             r"|\braise\s+pytest\.skip\.Exception\b",
              "def test_pay():\n    pytest.skip('broken')\n",
              "def test_pay():\n    pytest.importorskip('stripe')\n    assert pay() == 1\n"),
         Rule("SKP001", "pytest.skip or unittest.skip under another name: its calls skip",
@@ -37,6 +39,11 @@ PACK = Pack(
              r"|^\s*from\s+(?:pytest|unittest)\s+import\s+(?:.*[\s,(])?skip\b(?![\w.])",
              "from pytest import skip as later\ndef test_pay():\n    later('broken')\n",
              "from pytest import raises\ndef test_pay():\n    raises(ValueError, pay)\n"),
+        Rule("SKP001", "test skipped through pytest or unittest imported under another name",
+             r"(?<![\w.])(?!pytest\b|unittest\b)\w+\s*\.\s*(?:mark\s*\.\s*)?skip\b(?![\w.])",
+             "import pytest as pt\n\ndef test_pay():\n    pt.skip('broken')\n",
+             "import pytest as pt\n\ndef test_pay():\n    reader.skip(3)\n",
+             confirm=confirm_module_alias),
         Rule("SKP001", "test skipped with a mark looked up by name",
              r"\bgetattr\s*\(\s*(?:pytest\s*\.\s*)?mark\s*,\s*[\"']skip[\"']",
              "@getattr(pytest.mark, 'skip')\ndef test_pay():\n    assert pay() == 1\n",
