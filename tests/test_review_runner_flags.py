@@ -24,6 +24,28 @@ def test_harmless_flags_compare_equal_to_the_bare_command(flags: list[str]) -> N
     assert normalised(["pytest", "-q", *flags]) == normalised(["pytest"])
 
 
+@pytest.mark.parametrize("command, flags", [
+    (["go", "test", "./..."], ["-count=1", "-failfast", "-race", "-timeout", "5m"]),
+    (["npx", "jest"], ["--runInBand", "--bail", "--no-cache", "-w", "2"]),
+    (["npx", "vitest", "run"], ["--bail=1", "--no-file-parallelism"]),
+    (["npx", "mocha"], ["--bail", "--exit"]),
+    (["python", "-m", "unittest"], ["-f"]),
+    (["cargo", "test"], ["--no-fail-fast", "-j", "4"]),
+])
+def test_harmless_flags_of_other_runners(command: list[str], flags: list[str]) -> None:
+    assert normalised([*command, *flags]) == normalised(command)
+
+
+@pytest.mark.parametrize("command, flags", [
+    (["go", "test", "./..."], ["-short"]), (["go", "test", "./..."], ["-run", "TestA"]),
+    (["npx", "jest"], ["-t", "pays"]), (["npx", "mocha"], ["--grep", "pays"]),
+    (["cargo", "test"], ["pays"]),
+])
+def test_selecting_flags_of_other_runners_still_differ(command: list[str],
+                                                       flags: list[str]) -> None:
+    assert normalised([*command, *flags]) != normalised(command)
+
+
 @pytest.mark.parametrize("flags", [
     ["-k", "test_a"], ["tests/test_a.py"], ["--lf"], ["--sw"], ["-m", "slow"],
     ["-o", "python_files=x_*.py"], ["-p", "myplugin"], ["--deselect", "t.py::test_a"],

@@ -109,18 +109,24 @@ OUTPUT_ONLY: dict[str, frozenset[str]] = {
         "-o=console_output_style= --override-ini=console_output_style= -o=junit_family= "
         "--override-ini=junit_family= -o=cache_dir= --override-ini=cache_dir="),
     "unittest": _set("-v --verbose -q --quiet -b --buffer --locals -c --catch --durations "
-                      "discover"),
+                      "discover -f --failfast"),
     "jest": _set("--silent --verbose --colors --no-colors --ci --json --outputFile --reporters "
-                  "--useStderr --noStackTrace --expand --logHeapUsage"),
+                  "--useStderr --noStackTrace --expand --logHeapUsage "
+                  # how and in what order it runs; a passing --bail run ran everything
+                  "-i --runInBand --bail --detectOpenHandles --forceExit --no-cache "
+                  "--cache=false -w --maxWorkers --watchAll=false --watch=false"),
     "vitest": _set("run --run --reporter --outputFile --silent --color --no-color "
-                    "--hideSkippedTests"),
+                    "--hideSkippedTests --bail --no-file-parallelism --maxWorkers --minWorkers "
+                    "--pool --no-isolate --watch=false"),
     "mocha": _set("-R --reporter -O --reporter-option --reporter-options -c --color --colors "
-                   "--no-color --no-colors --diff --full-trace --inline-diffs"),
+                   "--no-color --no-colors --diff --full-trace --inline-diffs -b --bail --exit "
+                   "--no-exit --parallel -j --jobs"),
     "node": _set("--test-reporter --test-reporter-destination"),
     "bun": _set("--reporter --reporter-outfile"),
-    "go": _set("-v -json"),
+    # -count=1 only bypasses the test cache; -failfast stops only on a failure
+    "go": _set("-v -json -count=1 -failfast -timeout -p -parallel -shuffle -race -vet"),
     "cargo": _set("-q --quiet -v --verbose --color --message-format --nocapture --no-capture "
-                   "--show-output --format"),
+                   "--show-output --format -j --jobs --no-fail-fast --target-dir"),
 }
 OUTPUT_ONLY["script"] = OUTPUT_ONLY["jest"] | OUTPUT_ONLY["vitest"] | OUTPUT_ONLY["mocha"]
 
