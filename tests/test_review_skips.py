@@ -139,13 +139,28 @@ def test_a_test_module_renamed_away_from_the_pattern_is_reported(repo: Repo) -> 
     _repo(repo).git("mv", "tests/test_calc.py", "tests/calc_tests.py")
     result = repo.run(HOOK)
     assert result.code == 1
-    assert ("tests/calc_tests.py:1:1: SKP007 test module renamed to a name pytest does not "
-            "collect (test_*.py, *_test.py)") in result.out
+    assert ("tests/calc_tests.py:1:1: SKP007 test file renamed to a name its runner does not "
+            "collect (test_*.py, *.test.js, *_test.go, *_spec.rb)") in result.out
 
 
-@pytest.mark.parametrize("new", ["tests/test_calc2.py", "tests/calc_test.py"])
+@pytest.mark.parametrize("old, new", [("src/cart.test.js", "src/cart.js"),
+                                      ("pay/pay_test.go", "pay/pay_tests.go"),
+                                      ("spec/pay_spec.rb", "spec/pay.rb")])
+def test_test_files_of_other_runners_renamed_away_are_reported(repo: Repo, old: str,
+                                                               new: str) -> None:
+    _repo(repo).write(old, "x\n")
+    repo.commit("test file")
+    repo.git("mv", old, new)
+    result = repo.run(HOOK)
+    assert result.code == 1, result.both
+    assert f"{new}:1:1: SKP007 test file renamed" in result.out
+
+
+@pytest.mark.parametrize("new", ["tests/test_calc2.py", "tests/calc_test.py",
+                                 "tests/unit/test_calc.py"])
 def test_a_module_renamed_within_the_pattern_is_quiet(repo: Repo, new: str) -> None:
-    _repo(repo).git("mv", "tests/test_calc.py", new)
+    (_repo(repo).path / new).parent.mkdir(parents=True, exist_ok=True)
+    repo.git("mv", "tests/test_calc.py", new)
     result = repo.run(HOOK)
     assert (result.code, result.out) == (0, "")
 

@@ -227,15 +227,26 @@ def _renamed_tests(files: Sequence[ChangedFile]) -> list[Hit]:
     return found
 
 
-# pytest's default python_files: a test module named otherwise is never collected
-_PYTEST_MODULE = re.compile(r"(^|/)(test_[^/]*|[^/]*_test)\.py$")
+# the file names each runner collects by default (pytest's python_files, jest/vitest/mocha
+# *.test.js and __tests__/, go's _test.go, RSpec's _spec.rb): a test file renamed out of its
+# runner's pattern is never run again
+_COLLECTED_FILES = (
+    (re.compile(r"\.py$"), re.compile(r"(^|/)(test_[^/]*|[^/]*_test)\.py$")),
+    (re.compile(r"\.[cm]?[jt]sx?$"), re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$|(^|/)__tests__/")),
+    (re.compile(r"\.go$"), re.compile(r"_test\.go$")),
+    (re.compile(r"\.rb$"), re.compile(r"_spec\.rb$")),
+)
+
+
+def _left_the_pattern(old: str, new: str) -> bool:
+    return any(lang.search(old) and collected.search(old) and not collected.search(new)
+               for lang, collected in _COLLECTED_FILES)
 
 
 def _renamed_test_modules(files: Sequence[ChangedFile]) -> list[Hit]:
-    """A test module renamed to a name pytest does not collect (test_calc.py -> calc_tests.py)."""
+    """A test file renamed to a name its runner does not collect (test_calc.py -> calc_tests.py)."""
     return [Hit(f.diff.path, 1, 1, RENAMED_TEST_MODULE, f.diff.path) for f in files
-            if f.diff.old_path and _PYTEST_MODULE.search(f.diff.old_path)
-            and f.diff.path.endswith(".py") and not _PYTEST_MODULE.search(f.diff.path)
+            if f.diff.old_path and _left_the_pattern(f.diff.old_path, f.diff.path)
             and not f.diff.path.endswith("conftest.py")]
 
 

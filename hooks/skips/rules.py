@@ -179,7 +179,8 @@ RENAMED_TEST = Rule(
     good="def test_pay_once():\n    assert pay() == 1\n",
     scope="change", sample="tests/test_pay.py")
 RENAMED_TEST_MODULE = Rule(
-    "SKP007", "test module renamed to a name pytest does not collect (test_*.py, *_test.py)",
+    "SKP007", "test file renamed to a name its runner does not collect (test_*.py, "
+    "*.test.js, *_test.go, *_spec.rb)",
     r"(?!)", bad="git mv tests/test_pay.py tests/pay_tests.py",
     good="git mv tests/test_pay.py tests/test_payment.py", scope="change")
 # judged on the rename itself (git mv), so it has no before/after example of one path
