@@ -27,6 +27,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
+from hooks.core.diff import FileDiff  # noqa: E402
 from hooks.core.diff import parse_diff  # noqa: E402
 from hooks.skips.scan import scan_diffs  # noqa: E402
 
@@ -66,6 +67,10 @@ def scan_case(case: dict, enabled: frozenset[str]) -> list[tuple[str, int, str]]
         if d.path not in after:
             d.path = next((f["path"] for f in case["files"] if f.get("old_path") == d.path),
                           d.path)
+    renamed = {f["path"]: f["old_path"] for f in case["files"] if f.get("old_path")}
+    diffs += [FileDiff(new) for new in renamed if new not in {d.path for d in diffs}]
+    for d in diffs:  # as git's "rename from" line says (a pure rename has no hunk here)
+        d.old_path = renamed.get(d.path)
 
     def contents(paths: object) -> dict[str, str | None]:
         return {p: after.get(p) for p in paths}  # type: ignore[attr-defined]

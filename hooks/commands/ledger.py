@@ -92,7 +92,7 @@ def _add(args: argparse.Namespace, path: str, shown: str) -> int:
 
 
 def _resolve(args: argparse.Namespace, path: str, shown: str) -> int:
-    parsed = lines.parse_all(store.read_bytes(path))
+    parsed = lines.parse_all(store.read_as_committed(path))
     known = {hid: status for hid, _, status in lines.hypotheses_with_status(parsed)}
     if args.id not in known:
         warn(f"receipt ledger: no hypothesis {args.id} in {shown}: "
@@ -107,7 +107,7 @@ def _resolve(args: argparse.Namespace, path: str, shown: str) -> int:
 
 
 def _list(args: argparse.Namespace, path: str, shown: str) -> int:
-    parsed = lines.parse_all(store.read_bytes(path))
+    parsed = lines.parse_all(store.read_as_committed(path))
     lines.validate_lines(parsed)  # an invalid line is no hypothesis to list
     for hid, entry, status in lines.hypotheses_with_status(parsed):
         if args.open and status != "unproven":
@@ -128,6 +128,6 @@ def _check(_args: argparse.Namespace, path: str, shown: str) -> int:
         print_findings([Finding(text, 1, "invalid-line", path=shown, line=number)
                         for number, text in problems], fmt="text", exit_code=1)
         return 1
-    count = len(lines.split_lines(store.read_bytes(path)))
+    count = len(lines.split_lines(store.read_as_committed(path)))
     print(f"{shown}: {count} lines, all valid")
     return 0

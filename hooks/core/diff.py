@@ -13,10 +13,11 @@ from hooks.core.git import run
 class FileDiff:
     """What a change does to one file: the lines it adds (new line numbers) and removes."""
 
-    __slots__ = ("added", "created", "deleted", "path", "removed", "submodule")
+    __slots__ = ("added", "created", "deleted", "old_path", "path", "removed", "submodule")
 
     def __init__(self, path: str) -> None:
         self.path = path
+        self.old_path: str | None = None  # the name before a rename
         self.added: list[tuple[int, bytes]] = []
         self.removed: list[tuple[int, bytes]] = []  # (new-side line the removal sits at, text)
         self.deleted = False
@@ -73,13 +74,14 @@ def parse_diff(out: bytes) -> list[FileDiff]:
     current: FileDiff | None = None
     new_line = 0
     in_hunk = False
+    renamed_from: str | None = None
     for line in out.split(b"\n"):
         if in_hunk and current is not None and line[:1] == b"+":  # the hot path: added lines
             current.added.append((new_line, line[1:]))
             new_line += 1
             continue
         if line.startswith(b"diff --git "):
-            current, in_hunk = None, False
+            current, in_hunk, renamed_from = None, False, None
             continue
         if not in_hunk or line[:1] not in (b"+", b"-", b" ", b"\\"):
             in_hunk = False
@@ -96,8 +98,19 @@ def parse_diff(out: bytes) -> list[FileDiff]:
                     files.append(current)
                 current.path = path  # the new name, when the file was renamed
                 continue
+            if line.startswith(b"rename from "):
+                renamed_from = _unquote(line[12:])
+                continue
+            if line.startswith(b"rename to ") and renamed_from is not None:
+                # a rename with no edit has no ---/+++ lines: this is its only record
+                current = FileDiff(_unquote(line[10:]))
+                current.old_path = renamed_from
+                files.append(current)
+                continue
             if line.startswith(b"--- "):
                 source = line[4:]
+                if current is not None and current.old_path is not None:
+                    continue  # the rename's own diff: its FileDiff exists
                 if source != b"/dev/null":
                     current = FileDiff(_header_path(source))
                     files.append(current)

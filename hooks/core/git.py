@@ -86,6 +86,15 @@ def remote_refs(url: str, *refs: str, timeout: float = 15.0) -> dict[str, str] |
     return found
 
 
+def commits_as(path: str, data: bytes, expected: bytes) -> bool:
+    """Would ``git add`` store DATA, as the work-tree file PATH, as the blob EXPECTED? (eol
+    conversion by core.autocrlf or .gitattributes, clean filters.)"""
+    where = os.path.dirname(os.path.abspath(path))
+    stored = run("hash-object", f"--path={os.path.abspath(path)}", "--stdin", cwd=where,
+                 stdin=data)
+    return stored == run("hash-object", "--no-filters", "--stdin", cwd=where, stdin=expected)
+
+
 def text(*args: str, cwd: str | None = None, env: Mapping[str, str] | None = None) -> str:
     return run(*args, cwd=cwd, env=env).decode("utf-8", "surrogateescape").strip()
 

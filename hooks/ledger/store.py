@@ -62,13 +62,28 @@ def read_bytes(path: str) -> bytes:
         return f.read(MAX_LEDGER_BYTES + 1)
 
 
+def read_as_committed(path: str) -> bytes:
+    """The ledger as git would commit it: a checkout with CRLF endings (core.autocrlf, an
+    eol attribute) is read with the LF endings git stores; CRLF that git would keep stays."""
+    data = read_bytes(path)
+    if b"\r\n" not in data:
+        return data
+    lf = data.replace(b"\r\n", b"\n")
+    from hooks.core import git
+
+    try:
+        return lf if git.commits_as(path, data, lf) else data
+    except git.GitError:  # not in a repository: nothing converts it
+        return data
+
+
 def check_file(path: str, shown: str, memo_dir: str | None = None) -> list[tuple[int, str]]:
     """(line, message) for every problem in the ledger at PATH; the message names the line.
 
     With MEMO_DIR, a prefix of the file already found valid (same bytes, same schema) is not
     validated again: the ledger is append-only, so a later check only pays for new lines.
     """
-    data = read_bytes(path)
+    data = read_as_committed(path)
     memo = _prefix_memo_path(path, memo_dir) if memo_dir else None
     start = _valid_prefix_length(data, memo) if memo else 0
     lines = parse_all(data[start:], first_number=data.count(b"\n", 0, start) + 1)
@@ -128,21 +143,23 @@ def _open_for_append(path: str) -> int:
 
 
 def append(path: str, entries: list[dict[str, Any]]) -> None:
-    """Append ENTRIES as whole lines, under an exclusive lock on the ledger file."""
-    payload = b"".join(
-        json.dumps(e, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
-        for e in entries)
+    """Append ENTRIES as whole lines, under an exclusive lock on the ledger file, with the
+    line ending the file already uses (a CRLF checkout stays all CRLF: git stores it as LF)."""
+    texts = [json.dumps(e, ensure_ascii=False, separators=(",", ":")).encode() for e in entries]
     fd = _open_for_append(path)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             size = os.fstat(fd).st_size
+            tail = b""
             if size:
-                # a last line without its newline would swallow ours: end it first
                 with open(path, "rb") as f:
-                    f.seek(size - 1)
-                    if f.read(1) != b"\n":
-                        payload = b"\n" + payload
+                    f.seek(max(size - 2, 0))
+                    tail = f.read(2)
+            eol = b"\r\n" if tail.endswith(b"\r\n") else b"\n"
+            payload = b"".join(t + eol for t in texts)
+            if tail and not tail.endswith(b"\n"):
+                payload = eol + payload  # a last line without its newline would swallow ours
             view = memoryview(payload)
             while view:
                 written = os.write(fd, view)

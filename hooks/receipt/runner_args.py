@@ -104,20 +104,36 @@ OUTPUT_ONLY: dict[str, frozenset[str]] = {
         "--junitxml --junit-xml --junit-prefix --durations --durations-min --no-header "
         "--no-summary --disable-warnings --disable-pytest-warnings -s --capture --full-trace "
         "--html --self-contained-html --report-log --json-report --json-report-file "
-        "-p=no:cacheprovider"),
+        # order and stop-on-failure: a run that passed ran every selected test
+        "--ff --failed-first --nf --new-first -x --exitfirst --maxfail "
+        # where and how test modules are imported and temporary files kept
+        "--import-mode --basetemp -W --pythonwarnings --strict-markers --strict-config "
+        "--runxfail --setup-show --debug --trace-config "
+        # plugins that select nothing: caching, warnings capture, reporting, ordering
+        "-p=no:cacheprovider -p=no:warnings -p=no:faulthandler -p=no:pastebin "
+        "-p=no:junitxml -p=no:logging -p=no:randomly -p=no:sugar -p=no:cov -p=no:xdist "
+        # ini values that only change the output (any value: the entry ends with '=')
+        "-o=console_output_style= --override-ini=console_output_style= -o=junit_family= "
+        "--override-ini=junit_family= -o=cache_dir= --override-ini=cache_dir="),
     "unittest": _set("-v --verbose -q --quiet -b --buffer --locals -c --catch --durations "
-                      "discover"),
+                      "discover -f --failfast"),
     "jest": _set("--silent --verbose --colors --no-colors --ci --json --outputFile --reporters "
-                  "--useStderr --noStackTrace --expand --logHeapUsage"),
+                  "--useStderr --noStackTrace --expand --logHeapUsage "
+                  # how and in what order it runs; a passing --bail run ran everything
+                  "-i --runInBand --bail --detectOpenHandles --forceExit --no-cache "
+                  "--cache=false -w --maxWorkers --watchAll=false --watch=false"),
     "vitest": _set("run --run --reporter --outputFile --silent --color --no-color "
-                    "--hideSkippedTests"),
+                    "--hideSkippedTests --bail --no-file-parallelism --maxWorkers --minWorkers "
+                    "--pool --no-isolate --watch=false"),
     "mocha": _set("-R --reporter -O --reporter-option --reporter-options -c --color --colors "
-                   "--no-color --no-colors --diff --full-trace --inline-diffs"),
+                   "--no-color --no-colors --diff --full-trace --inline-diffs -b --bail --exit "
+                   "--no-exit --parallel -j --jobs"),
     "node": _set("--test-reporter --test-reporter-destination"),
     "bun": _set("--reporter --reporter-outfile"),
-    "go": _set("-v -json"),
+    # -count=1 only bypasses the test cache; -failfast stops only on a failure
+    "go": _set("-v -json -count=1 -failfast -timeout -p -parallel -shuffle -race -vet"),
     "cargo": _set("-q --quiet -v --verbose --color --message-format --nocapture --no-capture "
-                   "--show-output --format"),
+                   "--show-output --format -j --jobs --no-fail-fast --target-dir"),
 }
 OUTPUT_ONLY["script"] = OUTPUT_ONLY["jest"] | OUTPUT_ONLY["vitest"] | OUTPUT_ONLY["mocha"]
 
@@ -206,8 +222,12 @@ def read_args(inv: Invocation) -> list[Arg]:
 
 
 def _output_only(arg: Arg, dropped: frozenset[str]) -> bool:
-    return arg.option is not None and (arg.option in dropped
-                                       or f"{arg.option}={arg.value}" in dropped)
+    if arg.option is None:
+        return False
+    if arg.option in dropped or f"{arg.option}={arg.value}" in dropped:
+        return True
+    name, eq, _ = (arg.value or "").partition("=")  # -o NAME=VALUE: any value of NAME
+    return bool(eq) and f"{arg.option}={name}=" in dropped
 
 
 _DOT_SLASH = re.compile(r"^(?:\./)+")
@@ -227,6 +247,8 @@ def normalised_invocation(inv: Invocation) -> tuple[str, ...]:
             words.append(arg.option)
         if arg.value is not None:
             value = arg.value if arg.option else _DOT_SLASH.sub("", arg.value).rstrip("/") or "."
+            if value == "." and arg.option is None and inv.kind == "pytest":
+                continue  # the directory it runs in: what no path argument collects, or more
             words.append(value)
     return tuple(words)
 

@@ -7,7 +7,8 @@ runner is not known (``make test``) is read with every parser.
 
 Each runner's closing line is one entry in ``SUMMARY_FORMATS``: a cheap substring that must be
 on the line, a regex, and how its groups map to counts. The last summary line seen wins, except
-that runners printing one summary per binary or package (cargo, go test -v) are summed.
+that runners printing one summary per binary or package (cargo, go test -v) are summed. pytest
+at ``-qq`` prints no summary, only progress lines: their marks count when no summary came.
 
 The XML parser is imported only for ``--junit``.
 """
@@ -115,6 +116,12 @@ _UNITTEST_END = re.compile(r"^(OK|FAILED)(?: \((.*)\))?$")
 _MOCHA = re.compile(r"^\s*(\d+) (passing|failing|pending)(?: \(\d+m?s\))?\s*$")
 _CARGO = re.compile(r"^test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored;")
 _GO_TEST = re.compile(r"^\s*--- (PASS|FAIL|SKIP): ")
+# pytest's progress lines, all it prints at -qq (or -q with addopts = "-q"): one mark per test
+# then the progress, "..F.s  [ 40%]" (or "[2/5]" with console_output_style = count). Read only
+# when no summary line came, and only marks pytest prints: . F E s x X.
+_PYTEST_PROGRESS = re.compile(r"^(?P<marks>[.FEsxX]+)\s*\[\s*(?:\d+%|\d+/\d+)\]$")
+_PROGRESS_MARKS = {".": "passed", "X": "passed", "F": "failed", "E": "errors",
+                   "s": "skipped", "x": "skipped"}
 # node --test: the TAP reporter's "# pass 2" and the spec reporter's "\u2139 pass 2" lines.
 _NODE = re.compile(r"^(?:#|\u2139) (tests|pass|fail|cancelled|skipped|todo|duration_ms) "
                    r"(\d+)(?:\.\d+)?$")
@@ -159,6 +166,7 @@ class TestCounter:
         self._cargo_seen = False
         self._go = {"PASS": 0, "FAIL": 0, "SKIP": 0}
         self._node: dict[str, int] = {}
+        self._progress: dict[str, int] = {}
 
     @classmethod
     def for_command(cls, argv: Sequence[str]) -> TestCounter:
@@ -184,6 +192,13 @@ class TestCounter:
                 if m:
                     self._last = fmt.counts(m)
                     return
+        if stripped.endswith("]") and self._reads("pytest"):
+            m = _PYTEST_PROGRESS.match(stripped)
+            if m:
+                for mark in m.group("marks"):
+                    kind = _PROGRESS_MARKS[mark]
+                    self._progress[kind] = self._progress.get(kind, 0) + 1
+                return
         if self._reads("unittest"):
             m = _UNITTEST_RAN.match(stripped)
             if m:
@@ -246,6 +261,10 @@ class TestCounter:
             return _counts("cargo", passed, failed, ignored, 0)
         if any(self._go.values()):
             return _counts("go", self._go["PASS"], self._go["FAIL"], self._go["SKIP"], 0)
+        if self._last is None and self._progress:  # pytest -qq: no summary, only progress
+            p = self._progress
+            return _counts("pytest", p.get("passed", 0), p.get("failed", 0),
+                           p.get("skipped", 0), p.get("errors", 0))
         return self._last
 
 

@@ -95,8 +95,7 @@ def evaluate(
     if tests is None and policy.require_tests:
         add(FAILED, "not-counted",
             f"no test counts were recognised in the output of {ran} "
-            f"({shown_path}) and --require-tests is set: use a runner whose summary receipt "
-            f"reads, or {quoted('receipt run --junit FILE -- ...')}")
+            f"({shown_path}) and --require-tests is set: {_how_to_count(data)}")
     if isinstance(tests, dict):
         bad_tests = int(tests.get("failed", 0)) + int(tests.get("errors", 0))
         if bad_tests:
@@ -156,3 +155,19 @@ def hidden_problems(data: dict[str, Any], *, tree_differs: bool) -> list[tuple[s
             f"clear the flag ({'; '.join(dict.fromkeys(snapshot.UNFLAG[h.why] for h in masked))})"
             f" and commit what was tested, or restore it"))
     return problems
+
+
+def _how_to_count(data: dict[str, Any]) -> str:
+    """Why a run printed nothing countable, and the fix, for the runner it names."""
+    from hooks.receipt.invocation import invocations
+
+    argv = data.get("argv")
+    kinds = {inv.kind for inv in invocations(argv)} if isinstance(argv, list) and all(
+        isinstance(a, str) for a in argv) else set()
+    if "pytest" in kinds:
+        return ("pytest printed neither its summary line nor its progress lines "
+                "(console_output_style = classic, -p no:terminal, or output sent elsewhere): "
+                "let pytest print its progress or summary (plain -q or -qq do), or run "
+                + quoted("receipt run --junit FILE -- pytest --junitxml=FILE ..."))
+    return ("use a runner whose summary receipt reads, or "
+            + quoted("receipt run --junit FILE -- ..."))

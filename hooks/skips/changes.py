@@ -9,7 +9,8 @@
   file, or added anywhere in the change (a test moved to another file), is not lost.
 - SKP007: a test definition renamed so the runner no longer collects it, judged only on the
   added line that replaced it (same hunk, same position) and only when nothing but the name
-  changed and the new name is the old one with its collectable prefix changed.
+  changed and the new name keeps the old one's subject without a collectable prefix; and a
+  test module renamed to a file name pytest does not collect.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from hooks.core.diff import FileDiff
 from hooks.skips.rules import REMOVED_ASSERTION
 from hooks.skips.rules import RENAMED_TEST
+from hooks.skips.rules import RENAMED_TEST_MODULE
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 from hooks.skips.scan import FileScan
@@ -199,8 +201,10 @@ def _renamed(before: str, after: str) -> bool:
     if len(changed) != 1:
         return False
     a, b = changed[0]
+    stem = _stem(a)
+    # the new name keeps the old one's subject: test_pay -> _test_pay, check_pay, pay_disabled
     return (_COLLECTED.match(a) is not None and _COLLECTED.match(b) is None
-            and _stem(a) == _stem(b) and _norm(before.replace(a, b)) == _norm(after))
+            and bool(stem) and stem in b.lower() and _norm(before.replace(a, b)) == _norm(after))
 
 
 def _renamed_tests(files: Sequence[ChangedFile]) -> list[Hit]:
@@ -225,6 +229,29 @@ def _renamed_tests(files: Sequence[ChangedFile]) -> list[Hit]:
     return found
 
 
+# the file names each runner collects by default (pytest's python_files, jest/vitest/mocha
+# *.test.js and __tests__/, go's _test.go, RSpec's _spec.rb): a test file renamed out of its
+# runner's pattern is never run again
+_COLLECTED_FILES = (
+    (re.compile(r"\.py$"), re.compile(r"(^|/)(test_[^/]*|[^/]*_test)\.py$")),
+    (re.compile(r"\.[cm]?[jt]sx?$"), re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$|(^|/)__tests__/")),
+    (re.compile(r"\.go$"), re.compile(r"_test\.go$")),
+    (re.compile(r"\.rb$"), re.compile(r"_spec\.rb$")),
+)
+
+
+def _left_the_pattern(old: str, new: str) -> bool:
+    return any(lang.search(old) and collected.search(old) and not collected.search(new)
+               for lang, collected in _COLLECTED_FILES)
+
+
+def _renamed_test_modules(files: Sequence[ChangedFile]) -> list[Hit]:
+    """A test file renamed to a name its runner does not collect (test_calc.py -> calc_tests.py)."""
+    return [Hit(f.diff.path, 1, 1, RENAMED_TEST_MODULE, f.diff.path) for f in files
+            if f.diff.old_path and _left_the_pattern(f.diff.old_path, f.diff.path)
+            and not f.diff.path.endswith("conftest.py")]
+
+
 def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Contents,
                  enabled: frozenset[str]) -> list[tuple[Hit, FileScan]]:
     """The per-line HITS net of what the change removes, plus the change-level rules."""
@@ -234,6 +261,8 @@ def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Conten
         found += _removed_assertions(live, contents)
     if not RENAMED_TEST.opt_in or RENAMED_TEST.id in enabled:
         found += _renamed_tests(live)
+    if not RENAMED_TEST_MODULE.opt_in or RENAMED_TEST_MODULE.id in enabled:
+        found += _renamed_test_modules(live)
     scans = {f.diff.path: f.scan for f in files}
     missing = [h.path for h in found if scans[h.path].text is None]
     if missing:  # allowances are read from the file's comments

@@ -8,6 +8,7 @@ of one ecosystem with the files it applies to and how to lex them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from collections.abc import Sequence
 
 from hooks.skips.needles import required_literals
@@ -31,6 +32,10 @@ COMMENT_MARKERS: dict[str, tuple[str, ...]] = {
     "js": ("//", "/*", "*"), "go": ("//", "/*", "*"), "c": ("//", "/*", "*"),
     "jvm": ("//", "/*", "*"),
 }
+
+
+# (the file's raw lines, its text, line number, column of the match) -> is it a finding?
+Confirm = Callable[[Sequence[str], str, int, int], bool]
 
 
 class LazyRegex:
@@ -57,22 +62,25 @@ class Rule:
     gone), its comment text, or the raw line (for patterns that live inside strings).
     ``previous``, when set, must match the nearest non-blank code line above.
     ``files``, when set, limits the rule to paths it matches; ``tests_only`` to the pack's
-    test files. An ``opt_in`` rule runs only when ``--enable`` names its id."""
+    test files. An ``opt_in`` rule runs only when ``--enable`` names its id. ``confirm``,
+    when set, decides a match the regex can only propose (the file's raw lines, its text, the
+    line and the column of the match -> reported?)."""
 
-    __slots__ = ("_needles", "_pattern", "bad", "before", "files", "good", "id", "message",
-                 "opt_in", "previous", "sample", "scope", "source", "tests_only")
+    __slots__ = ("_needles", "_pattern", "bad", "before", "confirm", "files", "good", "id",
+                 "message", "opt_in", "previous", "sample", "scope", "source", "tests_only")
 
     def __init__(self, rule_id: str, message: str, pattern: str, bad: str, good: str, *,
                  scope: str = "code", files: str | None = None,
                  previous: str | None = None, sample: str | None = None,
                  before: str | None = None, tests_only: bool = False,
-                 opt_in: bool = False) -> None:
+                 opt_in: bool = False, confirm: Confirm | None = None) -> None:
         assert rule_id in RULE_TITLES, rule_id  # noqa: S101  # a typo in the data is our bug
         self.id = rule_id
         self.message = message
         self.source = pattern
         self._pattern: re.Pattern[str] | None = None
         self._needles: tuple[str, ...] | bool | None = False
+        self.confirm = confirm
         self.bad = bad
         self.good = good
         self.scope = scope
@@ -170,4 +178,10 @@ RENAMED_TEST = Rule(
     bad="def _test_pay():\n    assert pay() == 1\n",
     good="def test_pay_once():\n    assert pay() == 1\n",
     scope="change", sample="tests/test_pay.py")
+RENAMED_TEST_MODULE = Rule(
+    "SKP007", "test file renamed to a name its runner does not collect (test_*.py, "
+    "*.test.js, *_test.go, *_spec.rb)",
+    r"(?!)", bad="git mv tests/test_pay.py tests/pay_tests.py",
+    good="git mv tests/test_pay.py tests/test_payment.py", scope="change")
+# judged on the rename itself (git mv), so it has no before/after example of one path
 CHANGE_RULES = (REMOVED_ASSERTION, RENAMED_TEST)

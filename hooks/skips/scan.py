@@ -121,6 +121,9 @@ class FileScan:
             if rule.previous and not rule.previous.search(
                     self.previous_code(pack, number)):
                 continue
+            if rule.confirm is not None and not rule.confirm(
+                    self.raw_lines(), self.text or "", number, m.start()):
+                continue
             seen.add((number, rule.id))
             found.append(Hit(self.path, number, self.column(pack, rule.scope, number, m),
                              rule, raw))

@@ -7,10 +7,36 @@ configs of jest, vitest and playwright, and conftest.py.
 
 from __future__ import annotations
 
+import glob
+import re
+from collections.abc import Sequence
+
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 WORKFLOW = ".github/workflows/ci.yml"
+_PYTEST_CONFIG = r"(^|/)(pytest|tox|setup)\.(ini|cfg)$|(^|/)pyproject\.toml$"
+
+
+_DEFAULTS = {"files": "test_*.py", "functions": "test", "classes": "Test"}
+
+
+def _default_dropped(lines: Sequence[str], _text: str, line: int, _col: int) -> bool:
+    """A python_files/functions/classes line whose values leave out pytest's default (a
+    pattern on the lines below, a TOML array, confirms nothing)."""
+    m = re.search(r"python_(files|functions|classes)[\"']?\s*=(.*)", lines[line - 1])
+    if not m:
+        return False
+    values = [v for v in re.split(r"[\s,\[\]\"']+", m.group(2).split("#", 1)[0]) if v]
+    return bool(values) and _DEFAULTS[m.group(1)] not in values
+
+
+def _testpaths_missing(lines: Sequence[str], _text: str, line: int, _col: int) -> bool:
+    """Every path a ``testpaths`` line names is missing from the work tree (the hook runs at
+    its root). A line that names none (a TOML array on the lines below) confirms nothing."""
+    value = lines[line - 1].split("=", 1)[1] if "=" in lines[line - 1] else ""
+    paths = [p for p in re.split(r"[\s,\[\]\"']+", value.split("#", 1)[0]) if p]
+    return bool(paths) and not any(glob.glob(p) for p in paths)
 
 RULES = (
     Rule("SKP008", "'|| true' hides the command's failure",
@@ -38,6 +64,28 @@ RULES = (
          r"(?<![\w-])-k\s*[=\s]\s*[\"']?\s*not\s",
          "[pytest]\naddopts = -k 'not checkout'\n", "[pytest]\naddopts = -ra\n",
          sample="pytest.ini"),
+    Rule("SKP008", "the pytest config runs only the tests -k selects",
+         r"(?<![\w-])(?:-[qvxslr]*k(?=[\s=\"'\w])|--keyword\b)",  # -k X, -kX, -qk X
+         "[pytest]\naddopts = -k 'checkout'\n", "[pytest]\naddopts = -ra\n",
+         sample="pytest.ini", files=_PYTEST_CONFIG),
+    Rule("SKP008", "testpaths names no path in the tree: pytest collects nothing there",
+         r"^\s*[\"']?testpaths[\"']?\s*=", "[tool.pytest.ini_options]\ntestpaths = [\"nothing\"]\n",
+         "[tool.pytest.ini_options]\nminversion = \"7.0\"\n", sample="pyproject.toml",
+         files=_PYTEST_CONFIG, confirm=_testpaths_missing),
+    Rule("SKP008", "pytest's collection pattern no longer includes its default (test_*.py, "
+         "test*, Test*)",
+         r"^\s*[\"']?python_(?:files|functions|classes)[\"']?\s*=",
+         "[pytest]\npython_files = check_*.py\n",
+         "[pytest]\npython_files = test_*.py *_checks.py\n", sample="pytest.ini",
+         files=_PYTEST_CONFIG, confirm=_default_dropped),
+    Rule("SKP008", "collected tests dropped in a collection hook",
+         r"\bdef\s+pytest_ignore_collect\b"
+         r"|\bitems\s*\.\s*(?:clear|remove|pop)\s*\(|\bdel\s+items\s*\["
+         r"|\bitems\s*\[\s*:\s*\]\s*=\s*(?:\[\s*\]|\[.*\bif\b|\(.*\bif\b|filter\b)"
+         r"|\.pytest_deselected\s*\(",
+         "def pytest_collection_modifyitems(items):\n    items.clear()\n",
+         "def pytest_collection_modifyitems(items):\n    items.sort(key=str)\n",
+         sample="tests/conftest.py", files=r"(^|/)conftest\.py$"),
     Rule("SKP008", "tests deselected or ignored (--deselect, --ignore)",
          r"--deselect\b|--ignore(?:-glob)?(?:=|\s)",
          "[tool.pytest.ini_options]\naddopts = \"--ignore=tests/test_checkout.py\"\n",

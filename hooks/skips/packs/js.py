@@ -7,7 +7,11 @@ from hooks.skips.rules import Rule
 
 _BLOCKS = r"(?:describe|it|test|context|suite|specify)"
 # ava and node:test chain modifiers: test.serial.skip(...), test.concurrent.only(...)
-_CHAIN = r"(?:\.(?:serial|concurrent|sequential|cb|each|only|skip))*"
+_CHAIN = r"(?:\s*\.\s*(?:serial|concurrent|sequential|cb|each|only|skip))*"
+_DOT = r"\s*\.\s*"  # `test .only(` and `describe . skip` are the same member access
+# it['only'](...), describe["skip"](...): the same member by bracket access (read on the raw
+# line: the name is a string)
+_BRACKET = r"\b{blocks}\s*\[\s*[\"'`]{name}[\"'`]\s*\]"
 # outside test files (a framework's own source defines `exports.it.skip = ...`, reads
 # `if (test.fails)`): only a call that defines a test, with its title
 _CALL = r"\s*\(\s*[\"'`]"
@@ -23,14 +27,24 @@ PACK = Pack(
     test_definition=r"^\s*(it|test|specify)\s*\(",
     rules=[
         Rule("SKP001", "test or suite skipped with .skip",
-             rf"\b{_BLOCKS}{_CHAIN}\.skip\b",
+             rf"\b{_BLOCKS}{_CHAIN}{_DOT}skip\b",
              "it.skip('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
              "it('pays', () => {\n  expect(pay()).toBe(1);\n});\n", tests_only=True),
         Rule("SKP001", "test or suite skipped with .skip",
-             rf"\b{_BLOCKS}{_CHAIN}\.skip{_CALL}",
+             rf"\b{_BLOCKS}{_CHAIN}{_DOT}skip{_CALL}",
              "it.skip('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
              "exports.it.skip = function (title, fn) {\n  return it(title);\n};\n",
              sample="src/cart.js"),
+        Rule("SKP001", "test or suite skipped with ['skip']",
+             _BRACKET.format(blocks=_BLOCKS, name="skip"),
+             "it['skip']('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
+             "it['pays']('pays', () => {\n  expect(pay()).toBe(1);\n});\n", scope="raw"),
+        Rule("SKP002", "focused test with ['only']: every other test in the file stops running",
+             _BRACKET.format(blocks=_BLOCKS, name="only"),
+             "describe[\"only\"]('cart', () => {\n  it('pays', () => {\n    expect(pay()).toBe(1);\n"
+             "  });\n});\n",
+             "describe('only once', () => {\n  it('pays', () => {\n    expect(pay()).toBe(1);\n"
+             "  });\n});\n", scope="raw"),
         Rule("SKP001", "test or suite skipped with an x prefix",
              r"(?<![\w.$])x(?:it|describe|test|context|specify)\s*\(",
              "xit('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
@@ -41,12 +55,12 @@ PACK = Pack(
              "test('pays', (t) => {\n  t.skip();\n});\n",
              "test('pays', (t) => {\n  t.assert.equal(pay(), 1);\n});\n"),
         Rule("SKP002", "focused test: every other test in the file silently stops running",
-             rf"\b(?:{_BLOCKS}|fixture){_CHAIN}\.only\b|(?<![\w.$])f(?:it|describe|test)\s*\("
+             rf"\b(?:{_BLOCKS}|fixture){_CHAIN}{_DOT}only\b|(?<![\w.$])f(?:it|describe|test)\s*\("
              r"|\{\s*only\s*:\s*true\b",
              "it.only('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
              "it('pays only once', () => {\n  expect(pay()).toBe(1);\n});\n", tests_only=True),
         Rule("SKP002", "focused test: every other test in the file silently stops running",
-             rf"\b(?:{_BLOCKS}|fixture){_CHAIN}\.only{_CALL}",
+             rf"\b(?:{_BLOCKS}|fixture){_CHAIN}{_DOT}only{_CALL}",
              "it.only('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
              "exports.it.only = function (title, fn) {\n  return it(title);\n};\n",
              sample="src/cart.js"),

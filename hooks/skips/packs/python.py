@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from hooks.skips.pybody import confirm_constant_condition
+from hooks.skips.pybody import confirm_docstring_only
+from hooks.skips.pybody import confirm_early_return
+from hooks.skips.pybody import confirm_module_alias
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+
+_TEST_DEF = r"^\s*(?:async\s+)?def\s+test\w*\s*\(.*:\s*$"
 
 PACK = Pack(
     "python", family="python", sample="tests/test_sample.py",
@@ -24,15 +30,35 @@ PACK = Pack(
              "@unittest.skip('later')\ndef test_pay(self):\n    self.assertEqual(pay(), 1)\n",
              "@unittest.mock.patch('x')\ndef test_pay(self, m):\n    self.assertEqual(pay(), 1)\n"),
         Rule("SKP001", "test skipped at run time",
-             r"\bpytest\.skip\s*\(|\bself\.skipTest\s*\(|\braise\s+(?:unittest\.)?SkipTest\b",
+             r"\bpytest\.skip\s*\(|\bself\.skipTest\s*\(|\braise\s+(?:unittest\.)?SkipTest\b"
+             r"|\braise\s+pytest\.skip\.Exception\b",
              "def test_pay():\n    pytest.skip('broken')\n",
              "def test_pay():\n    pytest.importorskip('stripe')\n    assert pay() == 1\n"),
+        Rule("SKP001", "pytest.skip or unittest.skip under another name: its calls skip",
+             r"(?<![\w.])(?:pytest|unittest)\s*\.\s*skip\b(?!\s*[(.])"
+             r"|^\s*from\s+(?:pytest|unittest)\s+import\s+(?:.*[\s,(])?skip\b(?![\w.])",
+             "from pytest import skip as later\ndef test_pay():\n    later('broken')\n",
+             "from pytest import raises\ndef test_pay():\n    raises(ValueError, pay)\n"),
+        Rule("SKP001", "test skipped through pytest or unittest imported under another name",
+             r"(?<![\w.])(?!pytest\b|unittest\b)\w+\s*\.\s*(?:mark\s*\.\s*)?skip\b(?![\w.])",
+             "import pytest as pt\n\ndef test_pay():\n    pt.skip('broken')\n",
+             "import pytest as pt\n\ndef test_pay():\n    reader.skip(3)\n",
+             confirm=confirm_module_alias),
+        Rule("SKP001", "test skipped with a mark looked up by name",
+             r"\bgetattr\s*\(\s*(?:pytest\s*\.\s*)?mark\s*,\s*[\"']skip[\"']",
+             "@getattr(pytest.mark, 'skip')\ndef test_pay():\n    assert pay() == 1\n",
+             "@getattr(pytest.mark, 'slow')\ndef test_pay():\n    assert pay() == 1\n",
+             scope="raw"),
+        Rule("SKP001", "test returns before it checks anything",
+             r"^\s*(?:if\b.*:\s*)?return\s*(?:None\s*)?(?:#.*)?$",
+             "def test_pay():\n    return\n    assert pay() == 1\n",
+             "def test_pay():\n    if not pay():\n        return\n    assert refund()\n",
+             confirm=confirm_early_return, tests_only=True, scope="raw"),
         Rule("SKP003", "skip condition is a constant: the test never runs",
-             r"\bskip(?:if|If)\s*\(\s*(?:True|1|not\s+False)\s*[,)]"
-             r"|\bskipUnless\s*\(\s*(?:False|0|not\s+True)\s*[,)]",
-             "@pytest.mark.skipif(True, reason='x')\ndef test_pay():\n    assert pay()\n",
+             r"\bskip(?:if|If|Unless)\s*\(",
+             "@pytest.mark.skipif(1 == 1, reason='x')\ndef test_pay():\n    assert pay()\n",
              "@pytest.mark.skipif(sys.platform == 'win32', reason='posix')\n"
-             "def test_pay():\n    assert pay()\n"),
+             "def test_pay():\n    assert pay()\n", confirm=confirm_constant_condition),
         Rule("SKP004", "assertion that cannot fail",
              r"^\s*assert\s+(?:True|1|not\s+(?:False|0|None)|\"\s*\"|'\s*'|\"[^\"]+\"|'[^']+')"
              r"\s*(?:,|$)",
@@ -48,7 +74,12 @@ PACK = Pack(
              r"^\s*(?:pass|\.\.\.)\s*$",
              "def test_pay():\n    pass\n",
              "def helper():\n    pass\n",
-             previous=r"^\s*(?:async\s+)?def\s+test\w*\s*\(.*:\s*$"),
+             previous=_TEST_DEF),
+        Rule("SKP004", "test body that is only a docstring",
+             r"^\s*(?:async\s+)?def\s+test\w*\s*\(",
+             "def test_pay():\n    \"\"\"todo\"\"\"\n",
+             "def test_pay():\n    \"\"\"Pays once.\"\"\"\n    assert pay() == 1\n",
+             confirm=confirm_docstring_only, scope="raw"),
         Rule("SKP005", "expected failure: the test can fail and still pass",
              r"(?<![\w.])(?:pytest\.)?mark\.xfail\b|\bpytest\.xfail\s*\(|@(?:unittest\.)?expectedFailure\b",
              "@pytest.mark.xfail\ndef test_pay():\n    assert pay() == 2\n",
