@@ -7,8 +7,8 @@ check says so. A push can still change its own policy (narrow ``test-command``, 
 config); the check applies the committed one, and says so every time. A server or CI check
 (``receipt verify``) takes its policy from the command line or the base branch instead.
 
-``ignore`` exists for bookkeeping (the ledger, the skip baseline, artifacts/, the config): a glob that
-hides any other tracked file would let one old receipt vouch for every later change to it.
+``ignore`` exists for bookkeeping (the ledger, the skip baseline, artifacts/, the config): a glob
+that hides any other tracked file would let one old receipt vouch for every later change to it.
 """
 
 from __future__ import annotations
