@@ -75,7 +75,9 @@ def local_filters(root: str, common_dir: str) -> list[tuple[str, str]]:
     with tempfile.TemporaryDirectory(prefix="receipt-attrs-") as empty:
         git.run("init", "-q", "--bare", empty)
         env = git.env_with_index(git.real_index_path(root))
-        env.update({"GIT_DIR": empty, "GIT_WORK_TREE": root, "GIT_ATTR_NOSYSTEM": "1"})
+        # an empty git dir (no info/attributes) reading the real index and objects
+        env.update({"GIT_DIR": empty, "GIT_WORK_TREE": root, "GIT_ATTR_NOSYSTEM": "1",
+                    "GIT_OBJECT_DIRECTORY": os.path.join(common_dir, "objects")})
         # --cached: .gitattributes as staged, so an ignored, uncommitted one does not count
         own = _filters(root, list(here), env, ("-c", f"core.attributesFile={os.devnull}"),
                        cached=True)
