@@ -39,7 +39,7 @@ def work_tree_differs(commit: str, committed_config: Config, paths: RepoPaths) -
     """A note when the work tree's config is not COMMIT's (uncommitted, ignored, another
     branch's): the check uses the commit's, and a person editing the other should know."""
     try:
-        here = config.load(paths.root, None)
+        here = config.for_repo(paths)
         differs = (here.path, here.data) != (committed_config.path, committed_config.data)
         what = f"the work tree's {here.path or 'lack of a config'}"
     except config.ConfigError as e:
