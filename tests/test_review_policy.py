@@ -231,3 +231,23 @@ def test_usage_errors_go_to_stderr_and_odd_names_stay_on_one_line(repo: Repo) ->
     assert stale.out.startswith(f'stale: {head[:7]} differs from the tested tree in 1 path: '
                                 f'M "new\\nline.txt"; ')
     assert stale.out.count("\n") == 1
+
+
+def test_a_server_judges_by_its_default_branch_policy_not_the_pushed_one(repo: Repo) -> None:
+    remote = repo.add_remote()
+    hook = remote / "hooks" / "pre-receive"
+    hook.parent.mkdir(exist_ok=True)
+    hook.write_text(f"#!/bin/sh\nexec {shutil.which('receipt')} verify --pre-receive\n")
+    hook.chmod(0o755)
+    repo.write("t.py", PASSING_TEST)
+    repo.commit("init", **{".receipt-hooks.toml": SUITE})
+    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    first = repo.run("git", "push", "-q", "origin", "main", "refs/notes/receipts")
+    assert first.code == 0, first.both
+    narrowed = repo.commit("narrow", **{".receipt-hooks.toml": f"test-command = '{PY} u.py'\n",
+                                        "u.py": PASSING_TEST, "t.py": FAILING_TEST})
+    assert repo.run("receipt", "run", "--", PY, "u.py").code == 0
+    refused = repo.run("git", "push", "--no-verify", "origin", "main", "refs/notes/receipts")
+    assert refused.code != 0
+    assert f"remote: {narrowed[:7]}: no receipt from '{PY} t.py' in refs/notes/receipts" \
+        in refused.err
