@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
 from hooks.core.cmdline import regex_argument
 from hooks.core.errors import guarded
 from hooks.core.output import print_findings
@@ -26,6 +27,11 @@ if TYPE_CHECKING:
     from hooks.core.config import Config
     from hooks.receipt.signing import Signers
     from hooks.receipt.verdict import Policy
+
+
+CHECK_EXIT_CODES = ("exit codes: 0 every checked commit has a valid receipt, 1 usage error, "
+                    "2 missing, 3 stale, 4 the run failed, 5 not a receipt, 6 off policy; "
+                    "several problems give the first of 2, 5, 3, 4, 6.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -159,7 +165,12 @@ def _publish(remote: str) -> None:
 
 @guarded("check-receipt")
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = ArgumentParser(prog="check-receipt", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(prog="check-receipt")
+    describe(parser, "Refuse a push whose commit has no valid test receipt: missing, stale, "
+                     "failed, malformed or off policy.",
+             "check-receipt                       # HEAD, or the commit pre-commit pushes",
+             "check-receipt --rev main --max-age 24h --format json",
+             notes=[CHECK_EXIT_CODES], annotates=True)
     add_arguments(parser)
     add_publish_argument(parser)
     return check(parser.parse_args(argv))

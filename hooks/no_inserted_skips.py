@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from hooks.core import change
 from hooks.core import git
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
+from hooks.core.cmdline import quoted
 from hooks.core.cmdline import regex_argument
 from hooks.core.errors import UserError
 from hooks.core.errors import guarded
@@ -24,7 +26,15 @@ from hooks.skips.baseline import BASELINE
 
 
 def build_parser(prog: str) -> ArgumentParser:
-    parser = ArgumentParser(prog=prog, description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = ArgumentParser(prog=prog)
+    describe(parser, "Refuse staged changes that add skipped, focused, vacuous or disabled "
+                     "tests, or CI escape hatches (|| true, continue-on-error, --deselect).",
+             f"{prog}                    # the staged change",
+             f"{prog} --from-ref origin/main --to-ref HEAD",
+             f"{prog} --list-rules",
+             notes=["Justify one exception with a comment on the line or the line above: "
+                    "'receipt: allow SKP001 -- ABC-123 flaky on arm64'. Exit codes: 1 on "
+                    "findings, 0 otherwise."], annotates=True)
     parser.add_argument("filenames", nargs="*", help="limit the scan to these files")
     parser.add_argument("--from-ref", metavar="REV", help="scan the range FROM...TO")
     parser.add_argument("--to-ref", metavar="REV")
@@ -42,7 +52,8 @@ def build_parser(prog: str) -> ArgumentParser:
                         type=rule_id_argument,
                         help="also run this opt-in rule (repeatable; --list-rules marks them)")
     parser.add_argument("--list-rules", action="store_true", help="print every rule and exit")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text for people (default) or json for machines")
     return parser
 
 
@@ -113,7 +124,7 @@ def whole_file_mode(args: argparse.Namespace, prog: str, off: set[str]) -> int:
     if baseline is None:
         write(f"{prog}: nothing staged and no refs, so no diff to scan; to check whole files "
               f"(pre-commit run --all-files, pre-commit.ci) against what exists today, run "
-              f"'receipt skips --write-baseline' and commit {baseline_path}\n")
+              f"{quoted('receipt skips --write-baseline')} and commit {baseline_path}\n")
         return 0
     scanned = scan_whole_files(args.filenames or git.tracked_files(), frozenset(args.enable))
     fresh = [r for r in not_in_baseline(scanned, baseline) if r[0].rule.id not in off]

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from hooks.core import change
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
 from hooks.core.cmdline import regex_argument
 from hooks.core.errors import guarded
 from hooks.core.output import print_findings
@@ -26,8 +27,15 @@ DEFAULT_PATHS = r"^src/"
 
 
 def build_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="require-ledger-hypothesis",
-                            description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = ArgumentParser(prog="require-ledger-hypothesis")
+    describe(parser, "Refuse a change to src/ unless the same change adds a hypothesis to the "
+                     "assumption ledger, and any edit of the ledger's earlier lines.",
+             "require-ledger-hypothesis            # the staged change",
+             "require-ledger-hypothesis --paths '^(src|lib)/' --from-ref origin/main "
+             "--to-ref HEAD",
+             notes=["Write a hypothesis with: receipt ledger add \"<what you believe is "
+                    "wrong>\" --test \"<command>\", then git add assumption-ledger.jsonl. "
+                    "Exit codes: 1 on findings, 0 otherwise."], annotates=True)
     parser.add_argument("--paths", action="append", metavar="REGEX", type=regex_argument,
                         help=f"paths that need a hypothesis (repeatable; default: the config's "
                              f"hypothesis-paths, else {DEFAULT_PATHS})")
@@ -36,9 +44,21 @@ def build_parser() -> ArgumentParser:
                              "config's ledger, else assumption-ledger.jsonl)")
     parser.add_argument("--from-ref", metavar="REV", help="check the range FROM...TO")
     parser.add_argument("--to-ref", metavar="REV")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="text for people (default) or json for machines")
     parser.add_argument("filenames", nargs="*", help=argparse.SUPPRESS)
     return parser
+
+
+def _work_tree_ledger(root: str, ledger: str) -> bytes | None:
+    from hooks.core.fileio import UnreadableFile
+    from hooks.core.fileio import read_bounded
+    from hooks.ledger.store import MAX_LEDGER_BYTES
+
+    try:
+        return read_bounded(os.path.join(root, ledger), MAX_LEDGER_BYTES)
+    except (OSError, UnreadableFile):
+        return None
 
 
 @guarded("require-ledger-hypothesis")
@@ -60,7 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
           or found.differs_from_published(ledger)):
         from hooks.ledger.gate import check_change
 
-        findings = check_change(found, ledger, patterns)
+        on_disk = None if found.is_range else _work_tree_ledger(git.repo_paths().root, ledger)
+        findings = check_change(found, ledger, patterns, on_disk=on_disk,
+                                comments_need_hypothesis=bool(
+                                    policy.get("hypothesis-for-comments", False)))
     else:
         return 0  # the common commit: one git call, no ledger read, no jsonschema
     code = 1 if findings else 0

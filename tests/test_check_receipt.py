@@ -216,7 +216,7 @@ def test_narrowing_flags_are_off_policy_unless_allowed(repo: Repo) -> None:
     assert repo.run("receipt", "run", "--", "pytest", "-q", "-k", "not slow", env=env).code == 0
     result = check(repo)
     assert result.code == 6
-    assert "'pytest -q -k 'not slow'' runs only part of the suite (-k;" in result.out
+    assert "\"pytest -q -k 'not slow'\" runs only part of the suite (-k;" in result.out
     assert check(repo, "--allow-narrowing").code == 0
 
 

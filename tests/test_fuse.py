@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -214,11 +215,14 @@ def test_step_timeout_ends_the_whole_process_group(repo: Repo, tmp_path: Path) -
 def test_budget_stops_before_a_step_that_cannot_fit(repo: Repo) -> None:
     repo.write("seq.py", SEQUENCE)
     repo.commit("init", "seq.py")
-    slow = f"import subprocess, sys, time; time.sleep(0.6); sys.exit(subprocess.call([{PY!r}, " \
+    # a 3 s step and a 5.5 s budget: however busy the machine, the first step fits (only the
+    # interpreter's start is slowed by load, not the sleep) and a second cannot
+    slow = f"import subprocess, sys, time; time.sleep(3); sys.exit(subprocess.call([{PY!r}, " \
            f"'seq.py', 'a,b,c,d,e,f,g,h']))"
-    result = fuse(repo, "--budget", "1.5", "--", PY, "-c", slow)
+    result = fuse(repo, "--budget", "5.5", "--", PY, "-c", slow)
     assert result.code == 42
-    assert "budget: the next step (about 0." in result.err
+    assert re.search(r"budget: the next step \(about [3-5]\.\ds\) would not fit in --budget "
+                     r"5\.5s", result.err), result.err
     assert events(repo)[-1]["reason"] == "budget"
 
 

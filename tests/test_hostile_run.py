@@ -227,7 +227,7 @@ def test_a_daemonised_grandchild_does_not_hold_the_run(repo: Repo) -> None:
     finally:
         kill_daemon(repo)
     assert run.code == 0
-    assert elapsed < 10, f"took {elapsed:.1f}s"
+    assert elapsed < 60, f"took {elapsed:.1f}s"  # not the daemon's 300 s, even on a busy machine
     assert receipt_of(repo)["tests"]["passed"] == 3
 
 
@@ -253,7 +253,7 @@ def test_term_and_ctrl_c_end_the_run_even_when_ignored(
         proc.kill()
         kill_daemon(repo)
     assert proc.returncode == code
-    assert elapsed < 5, f"took {elapsed:.1f}s"
+    assert elapsed < 25, f"took {elapsed:.1f}s"  # not the command's 120 s, even when busy
     assert receipt_of(repo)["exit_code"] == code
     no_bug(err.decode())
 
@@ -270,7 +270,7 @@ def test_fuse_step_timeout_ends_the_step_when_a_descendant_left_the_group(repo: 
         kill_daemon(repo)
     assert result.code == 42
     assert "step 1 ended after" in result.err and "--step-timeout 1s" in result.err
-    assert elapsed < 10, f"took {elapsed:.1f}s"
+    assert elapsed < 60, f"took {elapsed:.1f}s"  # not the escaped child's 300 s
 
 
 # -- 12. files that are not ours to replace ----------------------------------------------------

@@ -30,8 +30,12 @@ def test_init_on_a_fresh_python_project_then_again_changes_nothing(tmp_path: Pat
     assert dry.out.splitlines() == [
         "receipt init: would change pyproject.toml: added [tool.receipt-hooks] with "
         "test-command 'pytest'",
-        "receipt init: would change .pre-commit-config.yaml: wrote it with the three hooks",
+        "receipt init: would change .pre-commit-config.yaml: wrote it with the three hooks at "
+        f"rev v{hooks.__version__}",
         "receipt init: would change .gitignore: added artifacts/",
+        "receipt init: note: could not reach https://github.com/receipt-hooks/receipt-hooks to "
+        f"check that tag v{hooks.__version__} exists; if pre-commit cannot fetch it, pin a "
+        "commit instead (rev: <commit sha>) or run 'pre-commit autoupdate --freeze'",
         "receipt init: would run 'pre-commit install --hook-type pre-commit --hook-type "
         "pre-push'",
     ]

@@ -293,7 +293,7 @@ def test_odd_content_is_normal_input(repo: Repo) -> None:
     assert result.code == 1
     assert "tests/test_crlf.py:1:2: SKP001" in result.out
     assert "tests/test_bytes.py:2:2: SKP001" in result.out
-    assert "tests/test_bytes.py:4:1: SKP004" in result.out
+    assert "tests/test_bytes.py:4:5: SKP004" in result.out
     assert "test_nul" not in result.out
     assert "bundle.min.js" not in result.out
 
@@ -354,4 +354,4 @@ def test_worktree_and_submodule(repo: Repo, tmp_path: Path) -> None:
     repo.run("git", "add", "-A", cwd=worktree)
     in_worktree = repo.run(HOOK, cwd=worktree)
     assert in_worktree.code == 1
-    assert "tests/test_w.py:2:1: SKP004 assertion that cannot fail" in in_worktree.out
+    assert "tests/test_w.py:2:5: SKP004 assertion that cannot fail" in in_worktree.out

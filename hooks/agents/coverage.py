@@ -14,6 +14,7 @@ import os
 
 from hooks.core import git
 from hooks.core import snapshot
+from hooks.core.cmdline import quoted
 from hooks.core.cmdline import rerun_command
 from hooks.core.config import Config
 from hooks.receipt import model
@@ -71,7 +72,7 @@ class Coverage:
 
     @property
     def command(self) -> str:
-        return " and ".join(f"'{c}'" for c in self.commands)
+        return " and ".join(quoted(c) for c in self.commands)
 
 
 def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:

@@ -17,12 +17,20 @@ from hooks.agents.formats import FORMATS
 from hooks.agents.formats import AgentFormat
 from hooks.agents.formats import Answer
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
 
 MAX_INPUT_BYTES = 16 << 20
 
 
 def build_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="receipt agent-hook", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(prog="receipt agent-hook")
+    describe(parser, "A coding agent's stop hook: the agent may not stop and say it is done "
+                     "while no receipt vouches for its work.",
+             "receipt agent-hook --agent claude-code   # in .claude/settings.json, as init "
+             "--agent writes it",
+             notes=["It reads the agent's stop event (JSON) on stdin and answers in the "
+                    "agent's own form. It never blocks on its own errors: a broken hook must "
+                    "not trap an agent."])
     parser.add_argument("--agent", required=True, choices=sorted(FORMATS),
                         help="whose stop hook protocol to speak")
     parser.add_argument("--max-blocks", type=int, metavar="N",

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
 from hooks.core.errors import UserError
 from hooks.core.output import write
 
@@ -19,7 +20,12 @@ MAX_TEXT_BYTES = 4 << 20
 
 
 def build_parser() -> ArgumentParser:
-    parser = ArgumentParser(prog="receipt claims", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(prog="receipt claims")
+    describe(parser, "Find each sentence in a text that says the tests pass, and check it "
+                     "against the receipt.",
+             "receipt claims pr-description.md", "agent-cli run ... | receipt claims -",
+             notes=["Exit codes: 0 no claim, or a green receipt covers the work tree; 1 with "
+                    "each unbacked claim quoted."])
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="the text to read (default -, standard input)")
     parser.add_argument("--list-rules", action="store_true",

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from hooks.agents.formats import FORMATS
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
 from hooks.core.output import write
 
 
@@ -14,7 +15,10 @@ def main(argv: Sequence[str]) -> int:
     from hooks.core import config
     from hooks.core import git
 
-    parser = ArgumentParser(prog="receipt contract", description=__doc__.splitlines()[0])
+    parser = ArgumentParser(prog="receipt contract")
+    describe(parser, "Print the agent contract, filled with this repository's policy, for "
+                     "AGENTS.md, CLAUDE.md or GEMINI.md.",
+             "receipt contract >> AGENTS.md", "receipt contract --agent claude-code")
     parser.add_argument("--agent", choices=sorted(FORMATS),
                         help="also describe that agent's stop hook")
     args = parser.parse_args(list(argv))

@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Sequence
 
 from hooks.core.cmdline import own_command
+from hooks.core.cmdline import quoted
 
 CALC = '''def add(a, b):
     return a + b
@@ -92,7 +93,7 @@ class Demo:
             print("  " + text.replace("\n", "\n  "))
         print(f"  [exit {proc.returncode}]", flush=True)
         if expect is not None and proc.returncode != expect:
-            self.failures.append(f"'{shown}' exited {proc.returncode}, expected {expect}")
+            self.failures.append(f"{quoted(shown)} exited {proc.returncode}, expected {expect}")
         return proc.returncode
 
     def write(self, name: str, text: str) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from hooks.core import config as repo_config
 from hooks.core import git
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
 from hooks.core.cmdline import split_at_dashdash
 from hooks.core.output import warn
 from hooks.fuse.environment import CLEAN_ENV_KEEP
@@ -34,8 +35,14 @@ SEED_VARIABLES = {"max_steps": "MAX_STEPS", "repeat_limit": "REPEAT_LIMIT", "log
 def build_parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog="receipt fuse",
-        usage="receipt fuse [options] -- CMD [ARG ...]   (or AGENT_CMD='...' receipt fuse)",
-        description=__doc__.splitlines()[0] if __doc__ else None)
+        usage="receipt fuse [options] -- CMD [ARG ...]   (or AGENT_CMD='...' receipt fuse)")
+    describe(parser, "Run an agent's test command again and again, and stop (exit 42) as soon "
+                     "as retrying is plainly not working.",
+             "receipt fuse --max-steps 5 -- pytest -x -q",
+             "receipt fuse --once -- pytest -q     # one step per call, history kept",
+             notes=["Exit codes: 0 a step went green, 1 usage error, 42 fuse blown (the same "
+                    "failure again, failures that alternate, no progress, max steps, budget), "
+                    "43 the environment contract failed before any step."])
     add = parser.add_argument
     add("--max-steps", type=_positive_int, metavar="N", help="steps at most (default 8)")
     add("--repeat-limit", type=_positive_int, metavar="N",

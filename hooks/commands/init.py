@@ -11,12 +11,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import subprocess
 
 import hooks
 from hooks.core import config
 from hooks.core import git
+from hooks.core.cmdline import quoted
 from hooks.core.errors import UserError
 from hooks.core.fileio import atomic_write
 
@@ -35,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "agent contract to its instructions file")
     parser.add_argument("--force", action="store_true",
                         help="replace a receipt-hooks config that is already there")
+    parser.add_argument("--hooks-repo", metavar="URL", default=REPO_URL,
+                        help=f"where pre-commit fetches the hooks (default: {REPO_URL}; a "
+                             f"fork or mirror)")
 
 
 def detect_suite(root: str) -> str | None:
@@ -91,9 +96,27 @@ def config_text(suite: str, in_pyproject: bool) -> str:
     return "\n".join(["[tool.receipt-hooks]", *lines] if in_pyproject else lines) + "\n"
 
 
-def hooks_entry() -> str:
+def fetchable_rev(url: str) -> tuple[str, str | None]:
+    """(rev, what to tell the user): this version's tag when URL has it, else the commit its
+    HEAD is at, else (URL unreachable) the tag, said to be unchecked."""
+    tag = f"v{hooks.__version__}"
+    refs = git.remote_refs(url, f"refs/tags/{tag}", "HEAD")
+    if refs is None:
+        return tag, (f"could not reach {url} to check that tag {tag} exists; if pre-commit "
+                     f"cannot fetch it, pin a commit instead (rev: <commit sha>) or run "
+                     f"{quoted('pre-commit autoupdate --freeze')}")
+    if f"refs/tags/{tag}" in refs:
+        return tag, None
+    head = refs.get("HEAD")
+    if head:
+        return head, (f"{url} has no tag {tag} yet: pinned the commit its HEAD is at, "
+                      f"{head[:12]}; {quoted('pre-commit autoupdate --freeze')} moves it on")
+    return tag, f"{url} has no tag {tag} and no HEAD: check the URL (--hooks-repo)"
+
+
+def hooks_entry(url: str, rev: str) -> str:
     ids = "".join(f"      - id: {hook}\n" for hook in HOOK_IDS)
-    return (f"  - repo: {REPO_URL}\n    rev: v{hooks.__version__}\n    hooks:\n{ids}")
+    return f"  - repo: {url}\n    rev: {rev}\n    hooks:\n{ids}"
 
 
 class Plan:
@@ -103,6 +126,7 @@ class Plan:
         self.root = root
         self.writes: list[tuple[str, bytes, str]] = []
         self.unchanged: list[str] = []
+        self.notes: list[str] = []
 
     def write(self, name: str, content: str, what: str) -> None:
         self.writes.append((name, content.encode(), what))
@@ -133,21 +157,25 @@ def plan_config(plan: Plan, suite: str, force: bool) -> None:
     elif pyproject is not None and "[tool.receipt-hooks" not in pyproject:
         sep = "" if pyproject.endswith("\n\n") else "\n" if pyproject.endswith("\n") else "\n\n"
         plan.write(config.PYPROJECT, pyproject + sep + config_text(suite, True),
-                   f"added [tool.receipt-hooks] with test-command '{suite}'")
+                   f"added [tool.receipt-hooks] with test-command {quoted(suite)}")
     elif pyproject is not None:
         raise UserError("pyproject.toml already has a [tool.receipt-hooks] table: edit it "
                         "by hand, --force does not rewrite pyproject.toml")
     else:
         plan.write(config.OWN_FILE, config_text(suite, False),
-                   f"wrote the config with test-command '{suite}'")
+                   f"wrote the config with test-command {quoted(suite)}")
 
 
-def plan_precommit(plan: Plan) -> None:
+def plan_precommit(plan: Plan, url: str) -> None:
     name = ".pre-commit-config.yaml"
     existing = _read(plan.root, name)
+    if existing is None or not all(f"id: {hook}" in existing for hook in HOOK_IDS):
+        rev, note = fetchable_rev(url)
+        if note:
+            plan.notes.append(note)
     if existing is None:
         plan.write(name, "default_install_hook_types: [pre-commit, pre-push]\nrepos:\n"
-                   + hooks_entry(), "wrote it with the three hooks")
+                   + hooks_entry(url, rev), f"wrote it with the three hooks at rev {rev}")
     elif all(f"id: {hook}" in existing for hook in HOOK_IDS):
         plan.keep(f"{name}: the three hooks are already there")
     elif "repos:" not in existing:
@@ -155,7 +183,7 @@ def plan_precommit(plan: Plan) -> None:
                         f"(README, 'Use it in your repository')")
     else:
         body = existing if existing.endswith("\n") else existing + "\n"
-        plan.write(name, body + hooks_entry(), "appended the three hooks")
+        plan.write(name, body + hooks_entry(url, rev), f"appended the three hooks at rev {rev}")
 
 
 def plan_gitignore(plan: Plan) -> None:
@@ -178,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
                         "a Makefile 'test' target): pass --test-command 'CMD'")
     plan = Plan(root)
     plan_config(plan, suite, args.force)
-    plan_precommit(plan)
+    plan_precommit(plan, args.hooks_repo)
     plan_gitignore(plan)
     if args.agent:  # an agent settings file init cannot merge stops it before anything is written
         from hooks.agents import install as agent_install
@@ -198,22 +226,24 @@ def run(args: argparse.Namespace) -> int:
             if not args.dry_run:
                 atomic_write(os.path.join(root, agent_file), text.encode())
             print(f"receipt init: {verb} {agent_file}: {change}")
+    for note in plan.notes:
+        print(f"receipt init: note: {note}")
     for what in plan.unchanged:
         print(f"receipt init: unchanged {what}")
     precommit = shutil.which("pre-commit")
     install = ["pre-commit", "install", "--hook-type", "pre-commit", "--hook-type", "pre-push"]
     if precommit is None:
         print("receipt init: pre-commit is not on PATH: install it, then run "
-              f"'{' '.join(install)}'")
+              f"{quoted(shlex.join(install))}")
     elif args.dry_run:
-        print(f"receipt init: would run '{' '.join(install)}'")
+        print(f"receipt init: would run {quoted(shlex.join(install))}")
     else:
         proc = subprocess.run([precommit, *install[1:]], cwd=root, capture_output=True,
                               text=True, check=False)
         if proc.returncode != 0:
             last = (proc.stderr or proc.stdout).strip().splitlines() or [str(proc.returncode)]
-            raise UserError(f"'{' '.join(install)}' failed: {last[-1]}")
-        print(f"receipt init: ran '{' '.join(install)}'")
+            raise UserError(f"{quoted(shlex.join(install))} failed: {last[-1]}")
+        print(f"receipt init: ran {quoted(shlex.join(install))}")
     if not args.dry_run:
         print("receipt init: next: 'receipt run' runs the suite and writes the receipt; commit "
               "the config and .pre-commit-config.yaml")

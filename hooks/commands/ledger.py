@@ -6,6 +6,7 @@ import argparse
 import os
 
 from hooks.core import git
+from hooks.core.cmdline import describe
 from hooks.core.output import warn
 from hooks.core.times import utc_now
 from hooks.ledger import lines
@@ -20,6 +21,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"the ledger (default: {store.DEFAULT_LEDGER} at the repository "
                              f"root)")
     add = sub.add_parser("add", parents=[common], help="append a hypothesis; prints its id")
+    describe(add, "Append a hypothesis, what you believe is wrong and the commands that test "
+                  "it, and print its id.",
+             "receipt ledger add \"the cache key ignores the locale\" --test \"pytest -k "
+             "locale\"")
     add.add_argument("hypothesis", help="what you believe is wrong, in one sentence")
     add.add_argument("--test", action="append", required=True, metavar="CMD",
                      help="a command that would prove or refute it (repeatable)")
@@ -27,6 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.set_defaults(ledger_func=_add)
     resolve = sub.add_parser("resolve", parents=[common],
                              help="append the outcome of testing a hypothesis")
+    describe(resolve, "Append the outcome of testing a hypothesis; earlier lines are never "
+                      "edited.",
+             "receipt ledger resolve h-3f9a0c12 --status refuted --evidence \"pytest -k "
+             "locale passed\"")
     resolve.add_argument("id", help="the hypothesis id (h-xxxxxxxx, or line-N)")
     resolve.add_argument("--status", choices=("proven", "refuted"), required=True)
     resolve.add_argument("--evidence", required=True, metavar="TEXT",
@@ -34,9 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     resolve.set_defaults(ledger_func=_resolve)
     listing = sub.add_parser("list", parents=[common],
                              help="hypotheses with their latest status")
+    describe(listing, "List the hypotheses with their latest status.",
+             "receipt ledger list --open")
     listing.add_argument("--open", action="store_true", help="only those still unproven")
     listing.set_defaults(ledger_func=_list)
     check = sub.add_parser("check", parents=[common], help="validate the whole ledger")
+    describe(check, "Validate every line of the ledger; exit 1 on a problem.",
+             "receipt ledger check", annotates=True)
     check.set_defaults(ledger_func=_check)
 
 
@@ -108,9 +121,12 @@ def _check(_args: argparse.Namespace, path: str, shown: str) -> int:
         print(f"{shown}: no ledger yet; 'receipt ledger add' creates it")
         return 0
     problems = store.check_file(path, shown, store.memo_dir())
-    for _number, problem in problems:
-        print(problem)
     if problems:
+        from hooks.core.output import Finding
+        from hooks.core.output import print_findings
+
+        print_findings([Finding(text, 1, "invalid-line", path=shown, line=number)
+                        for number, text in problems], fmt="text", exit_code=1)
         return 1
     count = len(lines.split_lines(store.read_bytes(path)))
     print(f"{shown}: {count} lines, all valid")

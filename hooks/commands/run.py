@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from hooks.core import shell
 from hooks.core.cmdline import ArgumentParser
+from hooks.core.cmdline import describe
 from hooks.core.cmdline import split_at_dashdash
 from hooks.core.errors import UserError
 
@@ -20,8 +21,12 @@ def main(argv: Sequence[str]) -> int:
     from hooks.receipt.record import run
 
     options, command, shell_form = split_at_dashdash(argv)
-    parser = ArgumentParser(prog="receipt run", usage=USAGE,
-                            description="Run a command and write a receipt of how it ended.")
+    parser = ArgumentParser(prog="receipt run", usage=USAGE)
+    describe(parser, "Run a command and write a receipt of how it ended: its exit code, the "
+                     "test counts in its output, and the tree it ran on.",
+             "receipt run -- pytest -q",
+             "receipt run 'npm test -- --run'      # one string: run by /bin/sh",
+             notes=["Exits with the command's own exit code."])
     parser.add_argument("--receipt", metavar="PATH",
                         help="where to write the receipt (default: artifacts/test-receipt.json "
                              "at the repository root)")

@@ -15,16 +15,38 @@ from hooks.core.errors import USAGE_ERROR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
     from typing import NoReturn
+
+ANNOTATIONS_HELP = ("Under GitHub Actions (GITHUB_ACTIONS=true) every finding is also printed "
+                    "as an ::error annotation, on its file and line when it has them.")
 
 SHELL = "/bin/sh"
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage error exits 1 in one line: 2 is taken by "receipt missing"."""
+    """argparse, but a usage error exits 1 in one line: 2 is taken by "receipt missing"; and
+    the epilog (examples, see ``describe``) is printed as written."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def describe(parser: argparse.ArgumentParser, sentence: str, *examples: str,
+             notes: Sequence[str] = (), annotates: bool = False) -> None:
+    """--help for people: one plain sentence, then the options, then examples and notes."""
+    import textwrap
+
+    parser.description = textwrap.fill(sentence, 78)
+    epilog = ["example:" if len(examples) == 1 else "examples:",
+              *(f"  {example}" for example in examples)]
+    for note in [*notes, *([ANNOTATIONS_HELP] if annotates else [])]:
+        epilog += ["", textwrap.fill(note, 78)]
+    parser.epilog = "\n".join(epilog)
 
 
 def regex_argument(text: str) -> str:
@@ -70,6 +92,16 @@ def command_words(argv: Sequence[str]) -> list[str]:
         return shlex.split(argv[2])
     except ValueError:  # unbalanced quotes: the best reading there is
         return argv[2].split()
+
+
+def quoted(command: str) -> str:
+    """COMMAND as a message shows it, set apart so that what is copied is exactly the command:
+    in single quotes, or, when it holds one, in double quotes, or, when it holds both, in
+    backticks. Every message that shows or suggests a command goes through here."""
+    for mark in ("'", '"'):
+        if mark not in command:
+            return f"{mark}{command}{mark}"
+    return f"`{command}`"
 
 
 def rerun_command(argv: Sequence[str] | None) -> str:

@@ -75,6 +75,26 @@ def run(
     return proc.stdout
 
 
+def remote_refs(url: str, *refs: str, timeout: float = 15.0) -> dict[str, str] | None:
+    """{ref: commit} of REFS at the remote URL (tags peeled); None when it cannot be reached."""
+    try:
+        proc = subprocess.run(("git", "ls-remote", "--", url, *refs), capture_output=True,
+                              check=False, timeout=timeout,
+                              env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    found: dict[str, str] = {}
+    for line in proc.stdout.decode("utf-8", "replace").splitlines():
+        sha, _, ref = line.partition("\t")
+        peeled = ref.endswith("^{}")
+        ref = ref[:-3] if peeled else ref
+        if peeled or ref not in found:  # an annotated tag: the commit, not the tag object
+            found[ref] = sha
+    return found
+
+
 def text(*args: str, cwd: str | None = None, env: Mapping[str, str] | None = None) -> str:
     return run(*args, cwd=cwd, env=env).decode("utf-8", "surrogateescape").strip()
 

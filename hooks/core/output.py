@@ -58,6 +58,23 @@ def _annotation_escape(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
+def _property_escape(text: str) -> str:
+    return _annotation_escape(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotation(f: Finding) -> str:
+    """FINDING as a GitHub workflow command: on its file and line when it has them."""
+    where = []
+    if f.path:
+        where.append(f"file={_property_escape(f.path)}")
+        if f.line:
+            where.append(f"line={f.line}")
+            if f.col:
+                where.append(f"col={f.col}")
+    where.append(f"title={_property_escape(f.kind)}")
+    return f"::error {','.join(where)}::{_annotation_escape(f.message)}"
+
+
 def print_findings(
     findings: Sequence[Finding],
     *,
@@ -83,11 +100,7 @@ def print_findings(
         write("\n".join(usage) + "\n", sys.stderr if stream is None else stream)
     lines = [f.message for f in findings if f.kind != "usage"]
     if os.environ.get("GITHUB_ACTIONS") == "true":
-        for f in findings:
-            if f.path and f.line:
-                col = f",col={f.col}" if f.col else ""
-                lines.append(f"::error file={f.path},line={f.line}{col},title={f.kind}::"
-                             f"{_annotation_escape(f.message)}")
+        lines += [annotation(f) for f in findings]
     if lines:
         write("\n".join(lines) + "\n", stream)
 

@@ -2,7 +2,9 @@
 
 The command runs in its own process group, so a forwarded Ctrl-C or a timeout reaches every
 process it started; its combined output streams live to the terminal and to a callback in
-chunks, never held whole in memory.
+chunks, never held whole in memory. On a terminal the command gets a pseudo-terminal
+(``hooks.core.terminal``) and colours as it would bare; the callback always gets the output
+with colour and cursor codes removed.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ import time
 from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
+
+from hooks.core import terminal
+from hooks.core.text import AnsiStripper
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -110,23 +115,36 @@ def run_streaming(
     # without preexec_fn, which keeps the fast vfork path for starting the process.
     group: dict[str, Any] = ({"process_group": 0} if sys.version_info >= (3, 11)
                              else {"preexec_fn": os.setpgrp})
+    pty = terminal.open_pty() if terminal.wanted(echo) else None
+    typed = terminal.stdin_to_forward() if pty else None  # what the person types goes on
+    # A command in its own process group cannot read the terminal without stopping: it reads
+    # the pty (fed from the terminal), or nothing.
+    stdin: Any = (pty[1] if typed is not None and pty else
+                  subprocess.DEVNULL if sys.stdin is None or sys.stdin.isatty() else None)
     try:
         proc = subprocess.Popen(
             argv,
             env=env,
-            stdout=subprocess.PIPE,
+            stdout=pty[1] if pty else subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            # A command in its own process group cannot read the terminal without stopping.
-            stdin=subprocess.DEVNULL if sys.stdin is None or sys.stdin.isatty() else None,
+            stdin=stdin,
             **group,
         )
     except (FileNotFoundError, PermissionError, NotADirectoryError) as e:
+        if pty:
+            os.close(pty[0])
+            os.close(pty[1])
         code = 127 if isinstance(e, FileNotFoundError) else 126
         reason = "command not found" if code == 127 else "command not executable"
         return Outcome(code, 0, start_error=f"{reason}: {argv[0]}")
     forwarder.pgid = proc.pid
-    assert proc.stdout is not None  # noqa: S101  # Popen(stdout=PIPE) guarantees it
-    fd = proc.stdout.fileno()
+    if pty:
+        os.close(pty[1])  # the command holds it now: its last close ends our reads
+        fd = pty[0]
+    else:
+        assert proc.stdout is not None  # noqa: S101  # Popen(stdout=PIPE) guarantees it
+        fd = proc.stdout.fileno()
+    clean = AnsiStripper()
     deadline = time.monotonic() + timeout if timeout is not None else None
     kill_at: float | None = None
     stop_at: float | None = None
@@ -157,21 +175,35 @@ def run_streaming(
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     proc.wait(POLL)
                 continue
-            ready, _, _ = select.select([fd], [], [], POLL)
-            if not ready:
+            ready, _, _ = select.select([fd] if typed is None else [fd, typed], [], [], POLL)
+            if typed is not None and typed in ready and not terminal.forward_input(typed, fd):
+                typed = None
+            if fd not in ready:
                 continue
-            chunk = os.read(fd, CHUNK)
+            try:
+                chunk = os.read(fd, CHUNK)
+            except OSError:  # EIO: every holder of the pty's other end has closed it
+                chunk = b""
             if not chunk:
                 eof = True
                 continue
-            total += len(chunk)
             if echo:
                 write_terminal(chunk)
-            on_output(chunk)
+            logged = clean.feed(chunk)  # the log and the counts get no colour codes
+            if logged:
+                total += len(logged)
+                on_output(logged)
         returncode = proc.wait()
+        rest = clean.close()
+        if rest:
+            total += len(rest)
+            on_output(rest)
     finally:
         forwarder.pgid = None
-        proc.stdout.close()
+        if pty:
+            os.close(pty[0])
+        elif proc.stdout is not None:
+            proc.stdout.close()
         if timed_out:  # nothing the step started may outlive it
             _kill_group(proc.pid, signal.SIGKILL)
     if timed_out:

@@ -61,3 +61,30 @@ class LineBuffer:
     def close(self) -> list[bytes]:
         rest, self._partial = self._partial, b""
         return [rest] if rest else []
+
+
+_ANSI_BYTES = re.compile(_ANSI.pattern.encode())
+_LONGEST_HELD = 256  # an escape sequence still open after this many bytes is not one
+
+
+class AnsiStripper:
+    """Remove colour and cursor codes from a byte stream as it arrives: a sequence cut in two
+    by a chunk boundary is held back until its end comes."""
+
+    def __init__(self) -> None:
+        self._held = b""
+
+    def feed(self, data: bytes) -> bytes:
+        data = self._held + data
+        self._held = b""
+        start = data.rfind(b"\x1b")
+        if start < 0:
+            return data
+        tail = data[start:]
+        if len(tail) < _LONGEST_HELD and not _ANSI_BYTES.match(tail):
+            data, self._held = data[:start], tail
+        return _ANSI_BYTES.sub(b"", data)
+
+    def close(self) -> bytes:
+        rest, self._held = self._held, b""
+        return rest

@@ -9,6 +9,7 @@ import os
 from collections.abc import Sequence
 
 from hooks.core import git
+from hooks.core.cmdline import quoted
 from hooks.core.config import NO_CONFIG
 from hooks.core.config import Config
 from hooks.core.output import Finding
@@ -249,8 +250,9 @@ class _Judge:
             return self.receipt(commit, loaded, self.result.shown, narrowing_ok=True)
         run = "receipt run" if need.route is None else rerun_command(argv)
         wrong = [] if loaded.data is None else [Finding(
-            f"wrong trial: {git.short(commit)}: the receipt ran '{loaded.data.get('command')}', "
-            f"{need.why()}: run '{run}', then push again", model.OFF_POLICY, "wrong-trial",
+            f"wrong trial: {git.short(commit)}: the receipt ran "
+            f"{quoted(str(loaded.data.get('command')))}, "
+            f"{need.why()}: run {quoted(run)}, then push again", model.OFF_POLICY, "wrong-trial",
             commit=commit)]
         path = keyed.keyed_path(self.receipt_path, argv)
         if os.path.isfile(path):  # an earlier run of the command: it may still vouch
@@ -316,4 +318,4 @@ def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) ->
         return None
     return (f"{receipt} is not a valid receipt: output.log names {log}, a file tracked in "
             f"{git.short(commit)} that is not the log it describes (its sha256 differs): run "
-            f"'{model.rerun_hint(data)}'")
+            f"{quoted(model.rerun_hint(data))}")

@@ -6,6 +6,7 @@ import json
 import os
 
 from hooks.core import schemas
+from hooks.core.cmdline import quoted
 from hooks.core.fileio import UnreadableFile
 from hooks.core.fileio import read_bounded
 from hooks.core.output import Finding
@@ -39,9 +40,9 @@ def load(path: str, shown_path: str, memo: str | None) -> LoadedReceipt:
     """
 
     def bad(message: str, code: int = INVALID, kind: str = "invalid") -> LoadedReceipt:
-        hint = rerun_hint(None)
+        hint = quoted(rerun_hint(None))
         return LoadedReceipt(findings=[Finding(
-            f"{message}: run '{hint}', then push again", code, kind)])
+            f"{message}: run {hint}, then push again", code, kind)])
 
     try:
         raw = read_bounded(path, MAX_RECEIPT_BYTES)
@@ -60,9 +61,9 @@ def load(path: str, shown_path: str, memo: str | None) -> LoadedReceipt:
         return bad(f"{shown_path} is not a receipt: a JSON {type(data).__name__}, not an object")
     errors = schemas.validate_remembered(schema_file(data), raw, data, memo)
     if errors:
-        hint = rerun_hint(data)
+        hint = quoted(rerun_hint(data))
         return LoadedReceipt(data=data, findings=[
-            Finding(f"{shown_path} is not a valid receipt: {err}: run '{hint}'",
+            Finding(f"{shown_path} is not a valid receipt: {err}: run {hint}",
                     INVALID, "invalid")
             for err in errors
         ])
@@ -70,7 +71,7 @@ def load(path: str, shown_path: str, memo: str | None) -> LoadedReceipt:
     if log is not None and not inside_repository(log):
         return LoadedReceipt(data=data, findings=[Finding(
             f"{shown_path} is not a valid receipt: output.log {printable(log)!r} is outside the "
-            f"repository (a log is named relative to its root): run '{rerun_hint(data)}'",
+            f"repository (a log is named relative to its root): run {quoted(rerun_hint(data))}",
             INVALID, "invalid")])
     return LoadedReceipt(data=data)
 

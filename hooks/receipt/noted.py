@@ -12,6 +12,7 @@ from typing import Any
 
 from hooks.core import git
 from hooks.core import schemas
+from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
 from hooks.receipt import model
 from hooks.receipt.load import LoadedReceipt
@@ -72,7 +73,8 @@ class NotedReceipts:
         errors = schemas.validate_remembered(model.schema_file(data), canonical(data), data,
                                              memo)
         return LoadedReceipt(data=data, findings=[
-            Finding(f"{shown} is not a valid receipt: {err}: run '{model.rerun_hint(data)}'",
+            Finding(f"{shown} is not a valid receipt: {err}: run "
+                    f"{quoted(model.rerun_hint(data))}",
                     model.INVALID, "invalid") for err in errors])
 
     def missing(self, commit: str, command: str | None) -> Finding:

@@ -13,6 +13,7 @@ import os
 import re
 
 from hooks.core import git
+from hooks.core.cmdline import quoted
 from hooks.core.config import Config
 from hooks.core.text import printable_path
 
@@ -28,12 +29,12 @@ class Need:
 
     def why(self) -> str:
         if self.route is None:
-            return f"the suite is '{self.command}'"
+            return f"the suite is {quoted(self.command)}"
         pattern, paths = self.route
         shown = ", ".join(printable_path(p) for p in paths[:3])
         shown += f" and {len(paths) - 3} more" if len(paths) > 3 else ""
         return (f"the change touches {shown} (route '{pattern}'), which needs a receipt from "
-                f"'{self.command}'")
+                f"{quoted(self.command)}")
 
 
 def needs(policy: Config, commit: str, root: str) -> list[Need]:

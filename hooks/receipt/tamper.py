@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hooks.core import git
+from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
 from hooks.receipt.model import INVALID
 from hooks.receipt.model import MISSING
@@ -44,7 +45,7 @@ class Tamper:
             if not self.require_log:
                 return []
             return [Finding(f"{label}: no log at {log} and --require-log is set: run "
-                            f"'{rerun_hint(data)}' here, then push again", MISSING,
+                            f"{quoted(rerun_hint(data))} here, then push again", MISSING,
                             "missing-log", commit=commit)]
         stamp = self._stamp(path, output, data.get("tests"))
         if stamp and os.path.isfile(stamp):
@@ -59,7 +60,8 @@ class Tamper:
                 remember_valid(os.path.dirname(stamp), os.path.basename(stamp))
             return []
         return [Finding(f"{label}: the log does not match the receipt ({why}; {shown}, {log}): "
-                        f"the receipt was edited or the log replaced; run '{rerun_hint(data)}'",
+                        f"the receipt was edited or the log replaced; run "
+                        f"{quoted(rerun_hint(data))}",
                         INVALID, "tampered", commit=commit)]
 
 

@@ -70,8 +70,8 @@ def _vitest(m: re.Match[str]) -> Counts:
 
 
 def _plain(m: re.Match[str]) -> Counts:
-    return _counts("plain", int(m.group("passed")), int(m.group("failed")),
-                   _num(m.group("skipped")), 0)
+    w = _words(m.group("body"))
+    return _counts("plain", w.get("passed", 0), w.get("failed", 0), w.get("skipped", 0), 0)
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,9 @@ SUMMARY_FORMATS: tuple[SummaryFormat, ...] = (
     ),
     SummaryFormat(
         "plain", "passed",
-        re.compile(r"^(?:[A-Za-z]+: )?(?P<passed>\d+) passed, (?P<failed>\d+) failed"
-                   r"(?:, (?P<skipped>\d+) skipped)?\s*$"),
+        # "297 passed", "3 passed, 1 failed", "1 failed, 3 passed, 2 skipped", "Result: 3 passed"
+        re.compile(r"^(?:[A-Za-z]+: )?(?P<body>\d+ (?:passed|failed|skipped)"
+                   r"(?:, \d+ (?:passed|failed|skipped)){0,2})\s*$"),
         _plain,
     ),
 )

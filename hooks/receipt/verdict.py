@@ -12,6 +12,7 @@ import datetime as dt
 import re
 
 from hooks.core import git
+from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
 from hooks.core.times import format_age
 from hooks.core.times import parse_utc
@@ -56,7 +57,8 @@ def evaluate(
 ) -> list[Finding]:
     """Every reason the (schema-valid) receipt DATA does not vouch for COMMIT."""
     label = git.short(commit)
-    hint = rerun_hint(data)
+    hint = quoted(rerun_hint(data))
+    ran = quoted(str(data.get("command", "")))  # the command as a message shows it
     findings: list[Finding] = []
 
     def add(code: int, kind: str, message: str) -> None:
@@ -66,14 +68,14 @@ def evaluate(
     if not tree_match.matches:
         findings.append(Finding(
             f"stale: {tree_match.why}; {shown_path} is for tree {git.short(str(tree))}: run "
-            f"'{hint}', then push again", STALE, "stale", commit=commit))
+            f"{hint}, then push again", STALE, "stale", commit=commit))
     if data.get("git_tree_after") != tree:
         add(STALE, "changed-during-run",
             f"the run changed the files it tested (tree {git.short(str(tree))} before, "
             f"{git.short(str(data.get('git_tree_after')))} after; {shown_path}): "
-            f"commit what the run wrote or stop it writing tracked files, then run '{hint}'")
+            f"commit what the run wrote or stop it writing tracked files, then run {hint}")
     for kind, what, fix in hidden_problems(data, tree_differs=not tree_match.matches):
-        add(STALE, kind, f"{what} ({shown_path}): {fix}, then run '{hint}'")
+        add(STALE, kind, f"{what} ({shown_path}): {fix}, then run {hint}")
     if policy.max_age_s is not None:
         finished = parse_utc(str(data.get("finished_utc")))
         age = ((now or dt.datetime.now(dt.timezone.utc)) - finished).total_seconds() \
@@ -81,36 +83,36 @@ def evaluate(
         if age is None or age > policy.max_age_s:
             add(STALE, "too-old",
                 f"{shown_path} finished at {data.get('finished_utc')}, older than --max-age "
-                f"{format_age(policy.max_age_s)}: run '{hint}', then push again")
+                f"{format_age(policy.max_age_s)}: run {hint}, then push again")
 
     exit_code = data.get("exit_code")
     tests = data.get("tests")
     if exit_code != 0:
         add(FAILED, "failed",
-            f"the recorded run failed (exit_code {exit_code} from '{data.get('command')}', "
-            f"{shown_path}): fix the failures, then run '{hint}'")
+            f"the recorded run failed (exit_code {exit_code} from {ran}, "
+            f"{shown_path}): fix the failures, then run {hint}")
     if tests is None and policy.require_tests:
         add(FAILED, "not-counted",
-            f"no test counts were recognised in the output of '{data.get('command')}' "
+            f"no test counts were recognised in the output of {ran} "
             f"({shown_path}) and --require-tests is set: use a runner whose summary receipt "
-            f"reads, or 'receipt run --junit FILE -- ...'")
+            f"reads, or {quoted('receipt run --junit FILE -- ...')}")
     if isinstance(tests, dict):
         bad_tests = int(tests.get("failed", 0)) + int(tests.get("errors", 0))
         if bad_tests:
             add(FAILED, "tests-failed",
                 f"{tests.get('failed', 0)} failed and {tests.get('errors', 0)} errors counted "
-                f"by {tests.get('runner')} in {shown_path}: fix them, then run '{hint}'")
+                f"by {tests.get('runner')} in {shown_path}: fix them, then run {hint}")
         elif tests.get("total") == 0:
             add(FAILED, "no-tests",
                 f"the run counted zero tests ({tests.get('runner')}, {shown_path}): a run that "
-                f"tests nothing proves nothing; point '{data.get('command')}' at the tests")
+                f"tests nothing proves nothing; point {ran} at the tests")
 
     command = str(data.get("command", ""))
     if policy.require_command and not policy.require_command.search(command):
         add(OFF_POLICY, "command",
-            f"'{command}' does not match --require-command "
-            f"'{policy.require_command.pattern}' ({shown_path}): run 'receipt run -- <the "
-            f"required command>'")
+            f"{ran} does not match --require-command "
+            f"'{policy.require_command.pattern}' ({shown_path}): run "
+            f"{quoted('receipt run -- <the required command>')}")
     platform = str(data.get("kernel", ""))
     if policy.require_platform and not policy.require_platform.search(platform):
         add(OFF_POLICY, "platform",
@@ -122,7 +124,7 @@ def evaluate(
         flags = narrowing_flags([str(a) for a in argv])
         if flags:
             add(OFF_POLICY, "narrowed",
-                f"'{command}' runs only part of the suite ({', '.join(flags)}; {shown_path}): "
+                f"{ran} runs only part of the suite ({', '.join(flags)}; {shown_path}): "
                 f"run the whole suite, or pass --allow-narrowing if that is the policy")
     return findings
 

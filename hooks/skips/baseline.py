@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hooks.core.cmdline import quoted
 from hooks.skips.scan import FileScan
 from hooks.skips.scan import Hit
 
@@ -33,7 +34,7 @@ def load_baseline(path: str) -> dict[tuple[str, str, str], int] | None:
         return None
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise ValueError(f"{path} is not a skips baseline ({e}): rewrite it with "
-                         f"'receipt skips --write-baseline'") from e
+                         f"{quoted('receipt skips --write-baseline')}") from e
     return counts
 
 

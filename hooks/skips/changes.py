@@ -219,7 +219,9 @@ def _renamed_tests(files: Sequence[ChangedFile]) -> list[Hit]:
                 replacement = added_at.get(pos + i)
                 if (replacement is not None and pack.test_definition.search(text)
                         and _renamed(text, replacement)):
-                    found.append(Hit(f.diff.path, pos + i, 1, RENAMED_TEST, replacement))
+                    indent = len(replacement) - len(replacement.lstrip())
+                    found.append(Hit(f.diff.path, pos + i, indent + 1, RENAMED_TEST,
+                                     replacement))
     return found
 
 

@@ -122,8 +122,28 @@ class FileScan:
                     self.previous_code(pack, number)):
                 continue
             seen.add((number, rule.id))
-            found.append(Hit(self.path, number, m.start() + 1, rule, raw))
+            found.append(Hit(self.path, number, self.column(pack, rule.scope, number, m),
+                             rule, raw))
         return found
+
+    def column(self, pack: Pack, scope: str, line: int, m: re.Match[str]) -> int:
+        """The 1-based column, on the raw line, where the construct M matched begins.
+
+        Patterns anchor on ``^\\s*`` or a look-behind, so the match's leading blanks are not
+        the construct; a pattern that must read more of the line than its construct marks the
+        construct with a group named ``at``. Every layer keeps the raw line's width, except
+        that a comment rule reads its comment stripped: its offset in the line is added back.
+        """
+        if "at" in m.re.groupindex and m.start("at") >= 0:
+            start = m.start("at")
+        else:
+            matched = m.group()
+            start = m.start() + len(matched) - len(matched.lstrip())
+        if scope == "comment":
+            comments = self.lexed(pack.family).comments
+            text = comments[line - 1] if 0 < line <= len(comments) else ""
+            start += len(text) - len(text.lstrip())
+        return start + 1
 
     def allowance_for(self, hit: Hit, ticket: re.Pattern[str]) -> Allowance | None:
         pack = next(p for p in self.packs if hit.rule in p.rules or hit.rule.scope == "change")

@@ -17,7 +17,7 @@ RULES = (
          # not after a clean-up command: 'rm -rf dist || true' hides no test failure
          r"^(?!\s*(?:-\s*)?(?:run:\s*)?[\"']?(?:sudo\s+)?(?:rm|rmdir|mkdir|kill|pkill|killall|"
          r"unlink|umount|docker\s+(?:rm|rmi|stop|kill)|git\s+branch\s+-[dD])\s).*?"
-         r"\|\|\s*(?:true|:)(?=\s*(?:$|[;&|)#\"'\]]))",
+         r"(?P<at>\|\|\s*(?:true|:))(?=\s*(?:$|[;&|)#\"'\]]))",
          "jobs:\n  test:\n    steps:\n      - run: pytest -q || true\n",
          "jobs:\n  test:\n    steps:\n      - run: pytest -q\n", sample=WORKFLOW),
     Rule("SKP008", "'set +e': later failures no longer stop the script",
