@@ -88,6 +88,6 @@ def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
         argv = configured_argv(command)
         refuse_hidden_failures(argv, False)  # a configured 'a; b' hides a failure as well
         code = run(argv, shell=False, receipt_arg=args.receipt, log_arg=args.log,
-                   junit=args.junit, reuse=args.reuse, sign=args.sign)
+                   junit=args.junit, reuse=args.reuse, sign=args.sign, at_root=True)
         first_failure = first_failure or code
     return first_failure

@@ -99,6 +99,7 @@ def run_streaming(
     *,
     forwarder: SignalForwarder,
     env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
     timeout: float | None = None,
     grace: float = 2.0,
     echo: bool = True,
@@ -125,6 +126,7 @@ def run_streaming(
         proc = subprocess.Popen(
             argv,
             env=env,
+            cwd=cwd,
             stdout=pty[1] if pty else subprocess.PIPE,
             stderr=subprocess.STDOUT,
             stdin=stdin,

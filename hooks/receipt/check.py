@@ -243,15 +243,14 @@ class _Judge:
         from hooks.receipt import keyed
 
         argv = keyed.configured_argv(need.command)
-        recorded = loaded.data.get("argv") if loaded.data is not None else None
-        last_run_is_it = isinstance(recorded, list) and keyed.same_command(
-            [str(a) for a in recorded], need.command)
+        recorded = keyed.judged_argv(loaded.data) if loaded.data is not None else None
+        last_run_is_it = recorded is not None and keyed.same_command(recorded, need.command)
         if last_run_is_it:
             return self.receipt(commit, loaded, self.result.shown, narrowing_ok=True)
         run = "receipt run" if need.route is None else rerun_command(argv)
         wrong = [] if loaded.data is None else [Finding(
             f"wrong trial: {git.short(commit)}: the receipt ran "
-            f"{quoted(str(loaded.data.get('command')))}, "
+            f"{quoted(keyed.described(loaded.data))}, "
             f"{need.why()}: run {quoted(run)}, then push again", model.OFF_POLICY, "wrong-trial",
             commit=commit)]
         path = keyed.keyed_path(self.receipt_path, argv)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from hooks.core import shell
 from hooks.core.cmdline import command_words
 from hooks.core.cmdline import is_shell_form
+from hooks.receipt import directories
 
 
 class Launcher:
@@ -119,22 +120,25 @@ class Invocation:
     """One simple command: ``runner`` is a known runner (``pytest``, ``unittest``, ``jest``,
     ``vitest``, ``mocha``, ``go``, ``cargo``, ``node``, ``bun``, ``script:NAME``) or, for any
     other program, its name; ``args`` are the runner's own arguments; ``stripped`` what came
-    before them; ``env`` the variables the command line sets; ``errexit``: run by ``sh -e``."""
+    before them; ``env`` the variables the command line sets; ``errexit``: run by ``sh -e``;
+    ``chdir`` where it runs, relative to where the command started (``.``: there)."""
 
-    __slots__ = ("args", "env", "errexit", "known", "runner", "stripped")
+    __slots__ = ("args", "chdir", "env", "errexit", "known", "runner", "stripped")
 
     def __init__(self, runner: str, args: tuple[str, ...], stripped: tuple[str, ...] = (),
                  env: tuple[tuple[str, str], ...] = (), known: bool = True,
-                 errexit: bool = False) -> None:
+                 errexit: bool = False, chdir: str = directories.ROOT) -> None:
         self.runner = runner
         self.args = args
         self.stripped = stripped
         self.env = env
         self.known = known
         self.errexit = errexit
+        self.chdir = chdir
 
     def _fields(self) -> tuple[object, ...]:
-        return (self.runner, self.args, self.stripped, self.env, self.known, self.errexit)
+        return (self.runner, self.args, self.stripped, self.env, self.known, self.errexit,
+                self.chdir)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Invocation) and self._fields() == other._fields()
@@ -144,7 +148,8 @@ class Invocation:
 
     def __repr__(self) -> str:
         return (f"Invocation(runner={self.runner!r}, args={self.args!r}, "
-                f"stripped={self.stripped!r}, env={self.env!r}, known={self.known!r})")
+                f"stripped={self.stripped!r}, env={self.env!r}, known={self.known!r}, "
+                f"chdir={self.chdir!r})")
 
     @property
     def kind(self) -> str:
@@ -172,8 +177,10 @@ def _skip_options(words: Sequence[str], i: int, value_options: frozenset[str]) -
 
 
 def parse_words(words: Sequence[str], env: tuple[tuple[str, str], ...] = (),
-                stripped: tuple[str, ...] = ()) -> list[Invocation]:
-    """The invocations one simple command's WORDS make (several when it is ``sh -c 'a && b'``)."""
+                stripped: tuple[str, ...] = (),
+                chdir: str = directories.ROOT) -> list[Invocation]:
+    """The invocations one simple command's WORDS make (several when it is ``sh -c 'a && b'``);
+    CHDIR: where it runs, as the words before it moved it."""
     i = 0
     while i < len(words) and ASSIGNMENT.match(words[i]):
         name, value = words[i].split("=", 1)
@@ -186,18 +193,21 @@ def parse_words(words: Sequence[str], env: tuple[tuple[str, str], ...] = (),
     program, rest = _name(words[0]), list(words[1:])
     sub = rest[0] if rest else None
     if program in shell.SHELLS:
-        return _shell(words, env, stripped)
+        return _shell(words, env, stripped, chdir)
     if PYTHON.match(program):
-        return _python(words, env, stripped)
+        return _python(words, env, stripped, chdir)
     if program == "node":
-        return _node(words, env, stripped)
+        return _node(words, env, stripped, chdir)
     if program in RUNNER_PROGRAMS:
-        return [Invocation(RUNNER_PROGRAMS[program], tuple(rest), (*stripped, words[0]), env)]
+        return [Invocation(RUNNER_PROGRAMS[program], tuple(rest), (*stripped, words[0]), env,
+                           chdir=chdir)]
     toolchain = 1 if program == "cargo" and sub and sub.startswith("+") else 0  # cargo +1.80
     sub = rest[toolchain] if len(rest) > toolchain else None
     if sub is not None and (program, sub) in SUBCOMMAND_RUNNERS:
         return [Invocation(SUBCOMMAND_RUNNERS[(program, sub)], tuple(rest[toolchain + 1:]),
-                           stripped + tuple(words[:toolchain + 2]), env)]
+                           stripped + tuple(words[:toolchain + 2]), env, chdir=chdir)]
+    if program == "env" and any(w.startswith(("-S", "--split-string")) for w in rest):
+        words = _env_split(words)  # env -S 'pytest -k x': the string is more words
     launcher = LAUNCHERS.get((program, sub)) if sub is not None else None
     start = 2
     if launcher is None:
@@ -206,18 +216,42 @@ def parse_words(words: Sequence[str], env: tuple[tuple[str, str], ...] = (),
         end = _skip_options(words, start, launcher.value_options) + launcher.positionals
         if program == "hatch" and end < len(words) and ":" in words[end]:  # hatch run ENV:CMD
             words = [*words[:end], words[end].split(":", 1)[1], *words[end + 1:]]
+        chdir = directories.moved(chdir, program, words[1:end])
         if launcher.python_args:
-            return _python(words[end - 1:], env, stripped + tuple(words[:end - 1]))
-        return parse_words(words[end:], env, stripped + tuple(words[:end]))
+            return _python(words[end - 1:], env, stripped + tuple(words[:end - 1]), chdir)
+        return parse_words(words[end:], env, stripped + tuple(words[:end]), chdir)
+    chdir = directories.moved(chdir, program, rest)  # make -C sub, npm --prefix sub test
     if sub is not None and (program, sub) in SCRIPT_COMMANDS:
-        return [_script(program, words, env, stripped)]
+        return [_script(program, words, env, stripped, chdir)]
     if program in BIN_RUNNERS and sub in RUNNER_PROGRAMS:  # yarn jest, pnpm vitest
-        return parse_words(words[1:], env, (*stripped, words[0]))
-    return [Invocation(program, tuple(rest), (*stripped, words[0]), env, known=False)]
+        return parse_words(words[1:], env, (*stripped, words[0]), chdir)
+    return [Invocation(program, tuple(rest), (*stripped, words[0]), env, known=False,
+                       chdir=chdir)]
+
+
+def _env_split(words: Sequence[str]) -> list[str]:
+    """``env -S STRING`` (``-SSTRING``, ``--split-string=STRING``) with STRING split."""
+    out = [words[0]]
+    i = 1
+    while i < len(words):
+        word = words[i]
+        i += 1
+        name, eq, value = word.partition("=")
+        if word in ("-S", "--split-string") and i < len(words):
+            value, eq = words[i], "="
+            i += 1
+        elif word.startswith("-S") and len(word) > 2:
+            value, eq = word[2:], "="
+        elif name != "--split-string":
+            out.append(word)
+            continue
+        split = shell.split(value).commands
+        return out + (split[0] if split else []) + list(words[i:]) if eq else out
+    return out
 
 
 def _script(program: str, words: Sequence[str], env: tuple[tuple[str, str], ...],
-            stripped: tuple[str, ...]) -> Invocation:
+            stripped: tuple[str, ...], chdir: str) -> Invocation:
     name = SCRIPT_COMMANDS[(program, words[1])]
     i = 2
     if name is None:  # "run": the package manager's options, then the script's name
@@ -225,17 +259,18 @@ def _script(program: str, words: Sequence[str], env: tuple[tuple[str, str], ...]
         name = words[i] if i < len(words) else ""
         i += 1
     if name in RUNNER_PROGRAMS and program != "npm":  # yarn run jest: the binary
-        return parse_words(words[i - 1:], env, stripped + tuple(words[:i - 1]))[0]
+        return parse_words(words[i - 1:], env, stripped + tuple(words[:i - 1]), chdir)[0]
     args = list(words[i:])
     if program in SCRIPT_ARGS_AFTER_DASHDASH:
         args = args[args.index("--") + 1:] if "--" in args else []
     elif args[:1] == ["--"]:
         args = args[1:]
-    return Invocation(f"script:{name}", tuple(args), stripped + tuple(words[:i]), env)
+    return Invocation(f"script:{name}", tuple(args), stripped + tuple(words[:i]), env,
+                      chdir=chdir)
 
 
 def _python(words: Sequence[str], env: tuple[tuple[str, str], ...],
-            stripped: tuple[str, ...]) -> list[Invocation]:
+            stripped: tuple[str, ...], chdir: str) -> list[Invocation]:
     """``python [options] (-m MODULE | SCRIPT | -c CODE) ARGS``: the module or script runs."""
     i = 1
     while i < len(words):
@@ -255,51 +290,64 @@ def _python(words: Sequence[str], env: tuple[tuple[str, str], ...],
                 head = stripped + tuple(words[:i + 1])
                 if letter == "c":
                     return [Invocation(f"{_name(words[0])} -c", (target, *words[after:]), head,
-                                       env, known=False)]
-                return parse_words([target, *words[after:]], env, head)
+                                       env, known=False, chdir=chdir)]
+                return parse_words([target, *words[after:]], env, head, chdir)
             if letter in PYTHON_VALUE_OPTIONS:
                 taken = 0 if attached else 1
                 break
         i += 1 + taken
     if i >= len(words):
-        return [Invocation(_name(words[0]), (), stripped + tuple(words), env, known=False)]
-    script = parse_words(words[i:], env, stripped + tuple(words[:i]))
+        return [Invocation(_name(words[0]), (), stripped + tuple(words), env, known=False,
+                           chdir=chdir)]
+    script = parse_words(words[i:], env, stripped + tuple(words[:i]), chdir)
     if script and not script[0].known:  # python t.py: the script is the program
         return [Invocation(_name(words[0]), tuple(words[i:]), stripped + tuple(words[:i]), env,
-                           known=False)]
+                           known=False, chdir=chdir)]
     return script
 
 
 def _node(words: Sequence[str], env: tuple[tuple[str, str], ...],
-          stripped: tuple[str, ...]) -> list[Invocation]:
+          stripped: tuple[str, ...], chdir: str) -> list[Invocation]:
     """``node --test [options] [files]`` is node's test runner; ``node SCRIPT`` runs SCRIPT."""
     if "--test" in words[1:] and not any(w in NODE_CODE_OPTIONS for w in words[1:]):
         args = tuple(w for w in words[1:] if w != "--test")
-        return [Invocation("node", args, (*stripped, words[0], "--test"), env)]
+        return [Invocation("node", args, (*stripped, words[0], "--test"), env, chdir=chdir)]
     i = _skip_options(words, 1, NODE_VALUE_OPTIONS)
     if i >= len(words) or any(w in NODE_CODE_OPTIONS for w in words[1:i]):
-        return [Invocation("node", tuple(words[1:]), (*stripped, words[0]), env, known=False)]
-    return parse_words(words[i:], env, stripped + tuple(words[:i]))
+        return [Invocation("node", tuple(words[1:]), (*stripped, words[0]), env, known=False,
+                           chdir=chdir)]
+    return parse_words(words[i:], env, stripped + tuple(words[:i]), chdir)
 
 
 def _shell(words: Sequence[str], env: tuple[tuple[str, str], ...],
-           stripped: tuple[str, ...]) -> list[Invocation]:
+           stripped: tuple[str, ...], chdir: str) -> list[Invocation]:
     """``sh -c 'STRING'`` (``-ec``, ``-e -c``, ...): the commands in STRING."""
     found = shell.shell_string(words)
     if found is None:
         return [Invocation(_name(words[0]), tuple(words[1:]), (*stripped, words[0]), env,
-                           known=False)]
+                           known=False, chdir=chdir)]
     text, errexit, used = found
-    return [Invocation(inv.runner, inv.args, inv.stripped, inv.env, inv.known, errexit=errexit)
-            for segment in shell.split(text).commands
-            for inv in parse_words(segment, env, stripped + tuple(words[:used]))]
+    return [Invocation(inv.runner, inv.args, inv.stripped, inv.env, inv.known, errexit=errexit,
+                       chdir=inv.chdir)
+            for inv in _segments(text, env, stripped + tuple(words[:used]), chdir)]
 
 
-def invocations(argv: Sequence[str]) -> list[Invocation]:
-    """Every simple command a recorded ARGV runs, launchers and interpreters read."""
+def _segments(text: str, env: tuple[tuple[str, str], ...], stripped: tuple[str, ...],
+              chdir: str) -> list[Invocation]:
+    """The commands of a shell string, each where the ``cd`` commands before it left it."""
+    found: list[Invocation] = []
+    for segment in shell.split(text).commands:
+        found += parse_words(segment, env, stripped, chdir)
+        chdir = directories.after_cd(chdir, segment) or chdir
+    return found
+
+
+def invocations(argv: Sequence[str], chdir: str = directories.ROOT) -> list[Invocation]:
+    """Every simple command a recorded ARGV runs, launchers and interpreters read; CHDIR:
+    where ARGV itself ran, relative to the repository root."""
     if is_shell_form(argv):
-        return [inv for segment in shell.split(argv[2]).commands for inv in parse_words(segment)]
-    return parse_words(command_words(argv))
+        return _segments(argv[2], (), (), chdir)
+    return parse_words(command_words(argv), chdir=chdir)
 
 
 def invocation(argv: Sequence[str]) -> Invocation | None:

@@ -28,6 +28,10 @@ from collections.abc import Sequence
 
 from hooks.core.cmdline import SHELL
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 KEYED_DIR = "receipts"
 
 
@@ -47,6 +51,34 @@ def configured_argv(command: str) -> list[str]:
     if any(c in command for c in "|&;<>()$`*?") or not words:
         return [SHELL, "-c", command]
     return words
+
+
+def judged_argv(data: dict[str, Any]) -> list[str] | None:
+    """A receipt's command as the check reads it: its argv, run in the recorded ``cwd`` with
+    the recorded runner variables (``env``), written as ``env -C CWD VAR=VALUE ARGV`` so the
+    one invocation parser reads them; None when the receipt has no argv list."""
+    argv = data.get("argv")
+    if not isinstance(argv, list):
+        return None
+    cwd = data.get("cwd")
+    env = data.get("env")
+    prefix = ["-C", str(cwd)] if isinstance(cwd, str) and cwd != "." else []
+    if isinstance(env, dict):
+        prefix += [f"{name}={value}" for name, value in sorted(env.items())]
+    return ["env", *prefix, *[str(a) for a in argv]] if prefix else [str(a) for a in argv]
+
+
+def described(data: dict[str, Any]) -> str:
+    """A receipt's command for a message, with where it ran and the runner variables set."""
+    text = str(data.get("command", ""))
+    cwd = data.get("cwd")
+    env = data.get("env")
+    if isinstance(cwd, str) and cwd != ".":
+        text += f" (run in {cwd})"
+    if isinstance(env, dict) and env:
+        text += " (with " + " ".join(f"{k}={shlex.quote(str(v))}" for k, v in
+                                     sorted(env.items())) + ")"
+    return text
 
 
 def same_command(recorded: Sequence[str], configured: str) -> bool:

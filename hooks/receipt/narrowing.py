@@ -14,6 +14,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
+from hooks.receipt.directories import CD_COMMANDS
+from hooks.receipt.directories import ROOT
 from hooks.receipt.invocation import Invocation
 from hooks.receipt.invocation import invocations
 from hooks.receipt.runner_args import Arg
@@ -23,7 +25,8 @@ from hooks.receipt.runner_args import read_args
 NARROWING: dict[str, frozenset[str]] = {
     "pytest": frozenset({"-k", "-m", "--lf", "--last-failed", "--deselect", "--ignore",
                          "--ignore-glob", "--sw", "--stepwise", "--sw-skip", "--stepwise-skip",
-                         "--co", "--collect-only"}),
+                         "--co", "--collect-only", "-c", "--config-file", "--rootdir",
+                         "--confcutdir"}),
     "unittest": frozenset({"-k"}),
     "jest": frozenset({"-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns",
                        "-o", "--onlyChanged", "--onlyFailures", "-f", "--findRelatedTests",
@@ -38,10 +41,21 @@ NARROWING: dict[str, frozenset[str]] = {
     "node": frozenset({"--test-name-pattern", "--test-skip-pattern", "--test-only",
                        "--test-shard"}),
     "bun": frozenset({"-t", "--test-name-pattern", "--only"}),
-    "go": frozenset({"-run", "-skip", "-short", "-list"}),
+    "go": frozenset({"-run", "-skip", "-short", "-list", "-C"}),
     "cargo": frozenset({"--skip", "--exact", "--ignored", "--list", "-p", "--package",
                         "--exclude", "--test", "--lib", "--bin", "--bins", "--doc", "--example",
-                        "--examples", "--bench", "--benches"}),
+                        "--examples", "--bench", "--benches", "--manifest-path"}),
+}
+# Options that narrow unless their value is listed: pytest's ``-o KEY=VALUE`` can set
+# ``testpaths``, ``python_files`` or ``addopts``; only keys that change the report are kept.
+NARROWING_UNLESS: dict[str, dict[str, frozenset[str]]] = {
+    "pytest": dict.fromkeys(("-o", "--override-ini"), frozenset({
+        "console_output_style", "log_cli", "log_cli_level", "log_cli_format",
+        "log_cli_date_format", "log_level", "log_format", "log_date_format", "log_file",
+        "log_file_level", "log_file_format", "log_file_date_format", "junit_family",
+        "junit_suite_name", "junit_logging", "junit_log_passing_tests", "junit_duration_report",
+        "cache_dir", "verbosity_assertions", "verbosity_test_cases", "xfail_strict",
+        "tmp_path_retention_count", "tmp_path_retention_policy", "faulthandler_timeout"})),
 }
 # A package script runs one of the JavaScript runners; which one, the command does not say.
 NARROWING["script"] = (NARROWING["jest"] | NARROWING["vitest"] | NARROWING["mocha"]
@@ -60,11 +74,14 @@ WHOLE_GO_PACKAGES = frozenset({".", "./...", "...", "all"})
 
 def partial_path(value: str) -> bool:
     """A path argument that names part of the tree: a test id, a file, or a directory below
-    the top level. ``.``, a top-level directory and a glob are read as the whole suite."""
+    the top level, or a path outside the root (``../other``). ``.``, a top-level directory and
+    a glob are read as the whole suite."""
     if "::" in value:
         return True
     path = os.path.normpath(value)
-    if path in (".", "") or any(c in path for c in "*?[") or path.startswith(".."):
+    if path == os.pardir or path.startswith(os.pardir + os.sep):
+        return True  # outside the repository: another tree's tests
+    if path in (".", "") or any(c in path for c in "*?["):
         return False
     name = os.path.basename(path)
     return "." in name.lstrip(".") or "/" in path
@@ -83,15 +100,19 @@ def _positional_narrows(rule: str, arg: Arg, discover: bool) -> bool:
 
 def narrowing_of(inv: Invocation) -> list[str]:
     """What in INV's own arguments runs less than the whole suite, as the user wrote it."""
+    moved = inv.chdir != ROOT and inv.runner not in CD_COMMANDS  # where a cd runs: no matter
+    found = [f"runs in {inv.chdir}"] if moved else []
     flags = NARROWING.get(inv.kind)
     rule = POSITIONALS.get(inv.kind)
     if flags is None or rule is None:
-        return []
-    found: list[str] = []
+        return found
+    unless = NARROWING_UNLESS.get(inv.kind, {})
     args = read_args(inv)
     discover = any(a.option == "discover" for a in args)
     for arg in args:
-        if arg.option is not None:
+        if arg.option in unless:
+            narrows = (arg.value or "").partition("=")[0].strip() not in unless[arg.option]
+        elif arg.option is not None:
             narrows = arg.option in flags
         else:
             narrows = _positional_narrows(rule, arg, discover)

@@ -53,15 +53,15 @@ class NotedReceipts:
         """COMMIT's note receipts, newest first; only COMMAND's when it is given."""
         if self.trees is None:
             self.trees = self._load()
+        from hooks.receipt.keyed import judged_argv
         from hooks.receipt.keyed import same_command
 
         listed: list[tuple[dict[str, Any], str]] = []
         for tree in self.trees.get(commit, []):
             for data in self.found.get(tree, []):
-                argv = data.get("argv")
-                if command is not None and not (
-                        isinstance(argv, list) and same_command([str(a) for a in argv],
-                                                                command)):
+                argv = judged_argv(data)
+                if command is not None and not (argv is not None
+                                                and same_command(argv, command)):
                     continue
                 listed.append((data, f"{NOTES_REF} on tree {git.short(tree)}"))
         listed.sort(key=lambda item: str(item[0].get("finished_utc")), reverse=True)

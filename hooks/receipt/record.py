@@ -29,6 +29,8 @@ from hooks.core.times import utc_now
 from hooks.receipt import destinations
 from hooks.receipt import model
 from hooks.receipt import stored_argv
+from hooks.receipt.keyed import judged_argv
+from hooks.receipt.keyed import keyed_path
 from hooks.receipt.runtime import runtime_of
 from hooks.receipt.testcounts import TestCounter
 from hooks.receipt.testcounts import counts_from_junit
@@ -45,9 +47,14 @@ def run(
     junit: str | None,
     reuse: bool = False,
     sign: bool = False,
+    at_root: bool = False,
 ) -> int:
+    """Run COMMAND (in the current directory, or the root when AT_ROOT) and write its
+    receipt; the exit code is the command's."""
     paths = git.repo_paths()
     root = paths.root
+    cwd = root if at_root else os.getcwd()
+    context = run_context(root, cwd)
     where = destinations.resolve(paths, receipt_arg, log_arg)
     from hooks.core import config
 
@@ -62,10 +69,11 @@ def run(
     head_tree = (git.tree_without(head, where.leave_out, root, ignore) if head and ignore
                  else git.tree_of(head, root) if head else git.empty_tree(root))
     before = snapshot.take(root, where.leave_out, ignore, expect=head_tree)
+    judged = judged_argv({"argv": argv, **context}) or argv
     if reuse:
         from hooks.receipt.reuse import reusable
 
-        green = reusable(argv, before.tree, root, policy_file, model.memo_dir(paths))
+        green = reusable(judged, before.tree, root, policy_file, model.memo_dir(paths))
         if green is not None:
             warn(f"receipt run: --reuse: tree {git.short(before.tree)} already has a green "
                  f"receipt from '{green.get('command')}' ({green.get('hostname')}, finished "
@@ -86,7 +94,7 @@ def run(
                 digest.update(chunk)
                 counter.feed(chunk)
 
-            outcome = process.run_streaming(argv, record, forwarder=forwarder)
+            outcome = process.run_streaming(argv, record, forwarder=forwarder, cwd=cwd)
             size = outcome.output_bytes
             if outcome.start_error:
                 message = f"receipt run: {printable(outcome.start_error)}"
@@ -111,6 +119,7 @@ def run(
         "schema": model.SCHEMA_ID,
         "command": stored.command,
         "argv": stored.argv,
+        **context,
         "git_head": head,
         "git_tree": before.tree,
         "git_tree_after": after.tree,
@@ -143,9 +152,7 @@ def run(
         schemas.remember_valid(model.memo_dir(paths),
                                schemas.digest_for(model.schema_file(receipt), raw))
     atomic_write(where.receipt_path, raw)
-    from hooks.receipt.keyed import keyed_path  # one receipt per command: see keyed.py
-
-    atomic_write(keyed_path(where.receipt_path, argv), raw)
+    atomic_write(keyed_path(where.receipt_path, judged), raw)
     _note(receipt, root)
     warn(_summary(receipt, where.receipt_rel))
     for note in stored.notes:
@@ -154,7 +161,32 @@ def run(
         warn(f"receipt: note: no log kept (--log {os.devnull}); the receipt holds the output's "
              f"sha256 and size only")
     _warn_hidden(hidden)
+    if "cwd" in context:
+        warn(f"receipt: warning: the command ran in {printable(context['cwd'])}, not at the "
+             f"repository root: receipt check reads it as part of the suite; run it from "
+             f"{printable(root)}, or 'receipt run' alone for the configured suite")
     return exit_code
+
+
+def run_context(root: str, cwd: str) -> dict[str, Any]:
+    """What besides argv decides which tests run: the directory relative to ROOT (``cwd``,
+    left out at the root so checkers that predate it still read the receipt) and the runner
+    variables set in the environment (``env``, when any is). A directory
+    outside the work tree (``GIT_WORK_TREE`` pointing elsewhere) is refused: the tests there
+    are not the tree the receipt would name."""
+    from hooks.core.errors import UserError
+    from hooks.receipt.runner_args import RUNNER_VARIABLES
+
+    rel = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        raise UserError(f"receipt run: the current directory {printable(cwd)} is outside the "
+                        f"work tree {printable(root)} whose files the receipt would vouch for: "
+                        f"cd {printable(root)} and run it there")
+    context: dict[str, Any] = {} if rel == os.curdir else {"cwd": rel.replace(os.sep, "/")}
+    env = {name: os.environ[name] for name in RUNNER_VARIABLES if name in os.environ}
+    if env:
+        context["env"] = env
+    return context
 
 
 class _LogSink:

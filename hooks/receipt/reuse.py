@@ -13,6 +13,7 @@ from typing import Any
 from hooks.core.config import Config
 from hooks.core.times import parse_age
 from hooks.receipt.keyed import comparable
+from hooks.receipt.keyed import judged_argv
 from hooks.receipt.noted import NotedReceipts
 from hooks.receipt.notes import receipts_for
 from hooks.receipt.staleness import TreeMatch
@@ -29,8 +30,8 @@ def reusable(argv: Sequence[str], tree: str, root: str, policy_file: Config,
                     require_tests=policy_file.require_tests)
     found = receipts_for([tree], cwd=root).get(tree, [])
     for data in sorted(found, key=lambda d: str(d.get("finished_utc")), reverse=True):
-        recorded = data.get("argv")
-        if not isinstance(recorded, list) or comparable([str(a) for a in recorded]) != wanted:
+        recorded = judged_argv(data)
+        if recorded is None or comparable(recorded) != wanted:
             continue
         if NotedReceipts.load(data, "the note", memo).findings:
             continue

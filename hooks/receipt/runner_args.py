@@ -89,6 +89,13 @@ SYNTAX: dict[str, Syntax] = {
 }
 DEFAULT_SYNTAX = Syntax()
 
+# Variables a runner reads as one option per comma-separated value: (runner, option).
+ENV_AS_OPTION: dict[str, tuple[str, str]] = {"PYTEST_PLUGINS": ("pytest", "-p")}
+# Every variable that adds to what a runner selects: ``receipt run`` records those set in its
+# environment, and the check reads them as part of the command.
+RUNNER_VARIABLES = tuple(sorted({name for s in SYNTAX.values() for name in s.env_args}
+                                | set(ENV_AS_OPTION)))
+
 # What only changes how the results are shown or written down, by runner; dropped when two
 # commands are compared. An entry "-p=no:cacheprovider" is one option with one value.
 OUTPUT_ONLY: dict[str, frozenset[str]] = {
@@ -192,6 +199,9 @@ def read_args(inv: Invocation) -> list[Arg]:
     for name, value in inv.env:
         if name in syntax.env_args:
             found += _read(_split(value), syntax, source=name)
+        elif ENV_AS_OPTION.get(name, ("", ""))[0] == inv.kind:
+            option = ENV_AS_OPTION[name][1]
+            found += [Arg(option, v.strip(), name) for v in value.split(",") if v.strip()]
     return found + _read(inv.args, syntax)
 
 
@@ -208,6 +218,8 @@ def normalised_invocation(inv: Invocation) -> tuple[str, ...]:
     in one spelling (``-k VALUE``), ``./tests/`` read as ``tests``."""
     dropped = OUTPUT_ONLY.get(inv.kind, frozenset())
     words = [inv.runner]
+    if inv.chdir != ".":  # the same runner in another directory is another suite
+        words.append(f"cd={inv.chdir}")
     for arg in read_args(inv):
         if _output_only(arg, dropped):
             continue
@@ -221,5 +233,6 @@ def normalised_invocation(inv: Invocation) -> tuple[str, ...]:
 
 def normalised(argv: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """ARGV made comparable, one tuple per simple command: equal for ``python -m pytest -q``,
-    ``.venv/bin/pytest`` and ``pytest``; different when they select different tests."""
+    ``.venv/bin/pytest`` and ``pytest``; different when they select different tests or run
+    in another directory."""
     return tuple(normalised_invocation(inv) for inv in invocations(argv))

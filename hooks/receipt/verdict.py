@@ -16,6 +16,7 @@ from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
 from hooks.core.times import format_age
 from hooks.core.times import parse_utc
+from hooks.receipt.keyed import judged_argv
 from hooks.receipt.model import FAILED
 from hooks.receipt.model import OFF_POLICY
 from hooks.receipt.model import STALE
@@ -119,9 +120,9 @@ def evaluate(
             f"the run was on '{platform}' ({data.get('hostname')}), which does not match "
             f"--require-platform '{policy.require_platform.pattern}': run the tests on a "
             f"matching machine")
-    argv = data.get("argv")
-    if not policy.allow_narrowing and isinstance(argv, list):
-        flags = narrowing_flags([str(a) for a in argv])
+    argv = judged_argv(data)
+    if not policy.allow_narrowing and argv is not None:
+        flags = narrowing_flags(argv)
         if flags:
             add(OFF_POLICY, "narrowed",
                 f"{ran} runs only part of the suite ({', '.join(flags)}; {shown_path}): "
