@@ -133,14 +133,16 @@ def signers_of(args: argparse.Namespace, root: str) -> Signers | None:
 
 
 def check(args: argparse.Namespace) -> int:
-    from hooks.core import config
     from hooks.core import git
-    from hooks.receipt.check import check as check_revisions
+    from hooks.core.output import warn
+    from hooks.receipt.check import check_committed
 
-    policy_file = config.for_repo(git.repo_paths())
-    result = check_revisions(revisions(args), args.receipt, policy_of(args, policy_file),
-                             policy_file, require_log=args.require_log,
+    result = check_committed(revisions(args), args.receipt,
+                             lambda policy_file: policy_of(args, policy_file),
+                             require_log=args.require_log,
                              signers=signers_of(args, git.repo_paths().root))
+    for note in result.policy_notes:
+        warn(note)
     code = result.exit_code
     if code == 0 and args.format == "text":
         write(result.vouched() + "\n")
@@ -148,7 +150,7 @@ def check(args: argparse.Namespace) -> int:
         _publish(args.publish)
     print_findings(result.findings, fmt=args.format, exit_code=code,
                    extra={"commits": result.commits, "receipt": result.shown,
-                          "overrides": result.notes})
+                          "overrides": result.notes, "policy": result.policy_notes})
     return code
 
 

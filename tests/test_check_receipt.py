@@ -264,7 +264,7 @@ def test_usage_errors_and_not_a_repo_exit_1(repo: Repo, tmp_path: Path) -> None:
     assert "not a duration: 'soon'" in result.err
     result = check(repo, "--rev", "no-such-branch")
     assert result.code == 1
-    assert "no-such-branch: nothing to check: it names no commit" in result.out
+    assert "no-such-branch: nothing to check: it names no commit" in result.err
     outside = tmp_path / "plain"
     outside.mkdir()
     result = repo.run("check-receipt", cwd=outside)

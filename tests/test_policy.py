@@ -229,6 +229,11 @@ def test_an_override_lets_the_push_through_and_is_said_every_time(
     assert {k: event[k] for k in ("event", "who", "what", "why", "tree", "commit")} == {
         "event": "override", "who": "test@example.invalid", "what": "check-receipt",
         "why": "INC-42 hotfix, suite runs after", "tree": tree, "commit": head}
+    unseen = push(repo)  # an override counts only once committed: it travels with the push
+    assert unseen.code == 1
+    assert (f"check-receipt: {head[:7]}: the override in assumption-ledger.jsonl is not "
+            f"committed in {head[:7]}, so it does not count") in unseen.out
+    head = repo.commit("override INC-42", "assumption-ledger.jsonl")
     said = (f"check-receipt: {head[:7]}: overridden by test@example.invalid because INC-42 "
             f"hotfix, suite runs after")
     pushed = push(repo)

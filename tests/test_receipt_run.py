@@ -204,7 +204,7 @@ def test_unborn_branch_records_null_head_and_dirty(repo: Repo) -> None:
     assert r["git_dirty"] is True
     check = repo.run("receipt", "check")
     assert check.code == 1
-    assert "HEAD: nothing to check: the branch has no commits yet" in check.out
+    assert "HEAD: nothing to check: the branch has no commits yet" in check.err
     repo.commit("first")
     assert repo.run("receipt", "check").code == 0
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from hooks.core.output import print_findings
 from hooks.core.output import write
-from hooks.receipt.check import check
+from hooks.receipt.check import check_committed
 from hooks.receipt.verdict import Policy
 
 
 def show(receipt_arg: str | None) -> int:
     """Print the receipt, then the check's verdict for HEAD; exits with the check's code."""
-    from hooks.core import config
-    from hooks.core import git
+    from hooks.core.output import warn
 
-    policy_file = config.for_repo(git.repo_paths())
-    result = check(["HEAD"], receipt_arg, Policy(), policy_file)
+    result = check_committed(["HEAD"], receipt_arg, lambda _policy_file: Policy())
+    for note in result.policy_notes:
+        warn(note)
     loaded = result.receipt
     data = loaded.data if loaded else None
     if data is not None and loaded is not None and not loaded.findings:

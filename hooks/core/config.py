@@ -102,10 +102,38 @@ def for_repo(paths: RepoPaths) -> Config:
 
 def load(root: str, memo_dir: str | None) -> Config:
     """The repository's config at ROOT, or NO_CONFIG; ConfigError when it is wrong."""
-    own = os.path.join(root, OWN_FILE)
-    pyproject = os.path.join(root, PYPROJECT)
-    own_raw = _read(own)
-    py_raw = _read(pyproject)
+    return from_bytes(_read(os.path.join(root, OWN_FILE)), _read(os.path.join(root, PYPROJECT)),
+                      memo_dir)
+
+
+def committed(commits: list[str], paths: RepoPaths) -> dict[str, Config]:
+    """The config committed in each of COMMITS (``COMMIT:.receipt-hooks.toml``, else its
+    pyproject.toml table), read in one git process, validated and remembered as ``load``'s.
+
+    What a commit is judged by: the work tree's copy may be uncommitted, ignored, or another
+    branch's, and none of those reach the remote."""
+    from hooks.core import git
+
+    wanted = list(dict.fromkeys(commits))
+    raw = git.blobs([f"{c}:{name}" for c in wanted for name in (OWN_FILE, PYPROJECT)])
+    memo = os.path.join(paths.common_dir, "receipt-hooks")
+    found: dict[str, Config] = {}
+    for commit in wanted:
+        try:
+            found[commit] = from_bytes(raw[f"{commit}:{OWN_FILE}"], raw[f"{commit}:{PYPROJECT}"],
+                                       memo)
+        except ConfigError as e:
+            raise ConfigError(f"{git.short(commit)}: {e}") from e
+    return found
+
+
+def raw_in_tree(root: str) -> tuple[bytes | None, bytes | None]:
+    """The two config files' bytes on disk at ROOT (None: absent), to compare with a commit's."""
+    return _read(os.path.join(root, OWN_FILE)), _read(os.path.join(root, PYPROJECT))
+
+
+def from_bytes(own_raw: bytes | None, py_raw: bytes | None, memo_dir: str | None) -> Config:
+    """The config .receipt-hooks.toml (OWN_RAW) and pyproject.toml (PY_RAW) hold, or NO_CONFIG."""
     mentions = py_raw is not None and b"receipt-hooks" in py_raw
     if own_raw is not None and mentions:
         data = _parse(py_raw or b"", PYPROJECT)

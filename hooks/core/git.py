@@ -39,6 +39,15 @@ class NotAGitRepository(GitError):
     pass
 
 
+def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment every git call of ours runs in: ENV (default ours) with replace refs
+    off. ``git replace BAD GOOD`` would otherwise make every call see GOOD's tree where the
+    push sends BAD's; the remote and every fresh clone see BAD."""
+    merged = dict(os.environ if env is None else env)
+    merged["GIT_NO_REPLACE_OBJECTS"] = "1"
+    return merged
+
+
 def run(
     *args: str,
     cwd: str | None = None,
@@ -49,7 +58,7 @@ def run(
     proc = subprocess.run(
         ("git", *args),
         cwd=cwd,
-        env=env,
+        env=git_env(env),
         input=stdin,
         capture_output=True,
         check=False,
@@ -233,7 +242,7 @@ def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None,
 
 
 def has_object(object_id: str, cwd: str | None = None) -> bool:
-    proc = subprocess.run(("git", "cat-file", "-e", object_id), cwd=cwd,
+    proc = subprocess.run(("git", "cat-file", "-e", object_id), cwd=cwd, env=git_env(),
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     return proc.returncode == 0
 
@@ -257,7 +266,7 @@ def ignored_paths(cwd: str, paths: Iterable[str]) -> list[str]:
     proc = subprocess.run(
         ("git", "check-ignore", "-z", "--stdin"),
         input=b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in wanted),
-        cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False,
+        cwd=cwd, env=git_env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False,
     )  # exit 1 means "none ignored", not an error
     return [p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p]
 
@@ -294,8 +303,8 @@ def merge_base(a: str, b: str) -> str | None:
 
 def blob(spec: str) -> bytes | None:
     """Content of a blob spec (``:path`` for the index, ``REV:path``); None if absent."""
-    proc = subprocess.run(("git", "cat-file", "blob", spec), stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, check=False)
+    proc = subprocess.run(("git", "cat-file", "blob", spec), env=git_env(),
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
     return proc.stdout if proc.returncode == 0 else None
 
 
@@ -383,7 +392,7 @@ def objects(ids: Iterable[str], cwd: str | None = None) -> dict[str, bytes]:
 def note_show(notes_ref: str, object_id: str, cwd: str | None = None) -> bytes | None:
     """The note on OBJECT_ID under NOTES_REF (``git notes show``), None when there is none."""
     proc = subprocess.run(("git", "notes", "--ref", notes_ref, "show", object_id), cwd=cwd,
-                          capture_output=True, check=False)
+                          env=git_env(), capture_output=True, check=False)
     return proc.stdout if proc.returncode == 0 else None
 
 

@@ -94,7 +94,11 @@ def print_findings(
         doc.update(extra or {})
         write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", stream)
         return
-    lines = [f.message for f in findings]
+    # a usage error is not a finding about the code: stderr, as every other message
+    usage = [f.message for f in findings if f.kind == "usage"]
+    if usage:
+        write("\n".join(usage) + "\n", sys.stderr if stream is None else stream)
+    lines = [f.message for f in findings if f.kind != "usage"]
     if os.environ.get("GITHUB_ACTIONS") == "true":
         lines += [annotation(f) for f in findings]
     if lines:

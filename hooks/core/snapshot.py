@@ -27,6 +27,7 @@ import shutil
 from collections.abc import Iterable
 
 from hooks.core import git
+from hooks.core.text import printable_path
 
 REGULAR_MODES = ("100644", "100755")
 # Why a path is listed. The first three are in the tree as they were on disk (the message
@@ -226,5 +227,6 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
 def explain(hidden: Iterable[Hidden], limit: int = 3) -> str:
     """'a (marked assume-unchanged, ...); sub (...)', at most LIMIT paths and a count of more."""
     items = list(hidden)
-    shown = "; ".join(f"{h.path} ({EXPLAINED.get(h.why, h.why)})" for h in items[:limit])
+    shown = "; ".join(f"{printable_path(h.path)} ({EXPLAINED.get(h.why, h.why)})"
+                      for h in items[:limit])
     return shown + (f"; and {len(items) - limit} more" if len(items) > limit else "")

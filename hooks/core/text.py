@@ -19,6 +19,20 @@ def printable(text: str) -> str:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+_C_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+
+
+def printable_path(path: str) -> str:
+    """PATH as part of a one-line message: plain when it is, else C-quoted as git quotes it
+    (``"new\\nline.txt"``), so a name holding a newline or an escape cannot split the line or
+    drive the terminal; bytes that are not UTF-8 are written ``\\xNN`` as by ``printable``."""
+    if not any(ord(c) < 0x20 or ord(c) == 0x7F for c in path):
+        return printable(path)
+    quoted = "".join(_C_ESCAPES.get(c) or (f"\\{ord(c):03o}" if ord(c) < 0x20 or ord(c) == 0x7F
+                                           else c) for c in path)
+    return printable(f'"{quoted}"')
+
+
 def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text) if "\x1b" in text else text
 

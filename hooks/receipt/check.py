@@ -18,12 +18,16 @@ from hooks.receipt.load import LoadedReceipt
 from hooks.receipt.load import load
 from hooks.receipt.noted import NotedReceipts
 from hooks.receipt.notes import NOTES_REF
+from hooks.receipt.policy import bookkeeping
+from hooks.receipt.policy import hidden_by_ignore
+from hooks.receipt.policy import hidden_message
 from hooks.receipt.tamper import Tamper
 from hooks.receipt.verdict import Policy
 from hooks.receipt.verdict import evaluate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from hooks.receipt.signing import Signers
@@ -31,8 +35,8 @@ if TYPE_CHECKING:
 
 
 class CheckResult:
-    __slots__ = ("commands", "commits", "findings", "notes", "receipt", "shown", "sources",
-                 "vouching")
+    __slots__ = ("commands", "commits", "findings", "notes", "policy_notes", "receipt", "shown",
+                 "sources", "vouching")
 
     def __init__(self, commits: list[str], findings: list[Finding], shown: str,
                  receipt: LoadedReceipt | None) -> None:
@@ -44,6 +48,18 @@ class CheckResult:
         self.sources: list[str] = []  # where they are: the file, a keyed file, a note
         self.vouching: dict[str, list[tuple[dict[str, Any], str]]] = {}  # commit -> them
         self.notes: list[str] = []  # overrides honoured: said every time, never silent
+        self.policy_notes: list[str] = []  # the policy judging differs from the work tree's, ...
+
+    def absorb(self, other: CheckResult) -> None:
+        """Add OTHER's verdicts (commits judged by another policy) to these."""
+        self.commits += [c for c in other.commits if c not in self.commits]
+        self.findings += [f for f in other.findings if f not in self.findings]
+        self.commands += other.commands
+        self.sources += other.sources
+        self.vouching.update(other.vouching)
+        self.notes += other.notes
+        self.policy_notes += other.policy_notes
+        self.receipt = self.receipt or other.receipt
 
     @property
     def exit_code(self) -> int:
@@ -53,6 +69,8 @@ class CheckResult:
 
     def vouched(self) -> str:
         """The line that says the check passed."""
+        if not self.commits:  # a deletion, or a push git sends with nothing new
+            return "check-receipt: nothing to check: the push sends no commits"
         if self.notes and not self.commands:
             return "\n".join(self.notes)
         data = self.receipt.data if self.receipt else None
@@ -90,6 +108,41 @@ def resolve(revs: Sequence[str], root: str) -> tuple[list[str], list[Finding]]:
     return commits, problems
 
 
+def check_committed(revs: Sequence[str], receipt: str | None,
+                    policy_for: Callable[[Config], Policy], *, require_log: bool = False,
+                    signers: Signers | None = None) -> CheckResult:
+    """Judge each of REVS by the policy committed in it, not the work tree's (see
+    hooks/receipt/policy.py); ``policy_notes`` says where those differ and what a push changes."""
+    import json
+
+    from hooks.receipt import policy as committed
+
+    paths = git.repo_paths()
+    commits, _problems = resolve(revs, paths.root)
+    if commits:
+        git.commit_trees(commits, walk=False, cwd=paths.root)  # trees for all, one process
+    configs = committed.committed(commits, paths)
+    groups: dict[str, tuple[Config, list[str]]] = {}
+    for commit in commits:
+        key = json.dumps([configs[commit].path, configs[commit].data], sort_keys=True)
+        groups.setdefault(key, (configs[commit], []))[1].append(commit)
+    result: CheckResult | None = None
+    for policy_file, group in groups.values() or [(NO_CONFIG, [])]:
+        part = check(group or revs, receipt, policy_for(policy_file), policy_file,
+                     require_log=require_log, signers=signers)
+        differs = committed.work_tree_differs(group[0], policy_file, paths) if group else None
+        part.policy_notes += [differs] if differs else []
+        for commit in group:
+            changed = committed.changes(commit, policy_file, paths.root, paths)
+            part.policy_notes += [changed] if changed else []
+        if result is None:
+            result = part
+        else:
+            result.absorb(part)
+    assert result is not None  # noqa: S101  # the loop runs at least once
+    return result
+
+
 def check(revs: Sequence[str], receipt: str | None, policy: Policy,
           policy_file: Config = NO_CONFIG, *, files: bool = True,
           notes_revs: Sequence[str] | None = None, root: str | None = None,
@@ -115,15 +168,24 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     judge.signers = signers
     judge.noted = NotedReceipts(commits, root, policy_file.ignore, shown,
                                 tuple(notes_revs or (NOTES_REF,)))
+    allowed = bookkeeping(policy_file, [shown, model.DEFAULT_LOG])
+    globs = policy_file.ignore if "ignore" in policy_file.data else []
     for commit in commits:
         found = judge.commit(commit, loaded)
+        hidden = _hidden_by_ignore(commit, globs, allowed, root)
+        if hidden:
+            found.append(Finding(hidden_message(commit, hidden, globs, policy_file.where("ignore")),
+                                 model.OFF_POLICY, "ignore-hides-source", commit=commit))
         if found:
             from hooks.receipt.overrides import override_for
+            from hooks.receipt.overrides import uncommitted
 
             override = override_for(commit, root, policy_file)
             if override is not None:
                 result.notes.append(override)
                 continue
+            unseen = uncommitted(commit, root, policy_file) if files else None
+            result.policy_notes += [unseen] if unseen else []
         findings += found
     return result
 
@@ -196,16 +258,19 @@ class _Judge:
             shown = model.repo_relative(self.root, path)
             found = self.receipt(commit, load(path, shown, self.memo), shown, narrowing_ok=True)
             return found + wrong if found else []
-        return wrong or self.receipt(commit, loaded, self.result.shown)
+        return wrong or self.receipt(commit, loaded, self.result.shown, rerun=run)
 
     def receipt(self, commit: str, loaded: LoadedReceipt, shown: str,
-                narrowing_ok: bool = False) -> list[Finding]:
+                narrowing_ok: bool = False, rerun: str | None = None) -> list[Finding]:
+        from hooks.core.cmdline import rerun_command
         from hooks.receipt.staleness import compare
 
         label = git.short(commit)
         if loaded.data is None or loaded.findings:
-            return [Finding(f"{label}: {f.message}", f.code, f.kind, commit=commit)
-                    for f in loaded.findings]
+            # no receipt to read the command from: the policy's command (RERUN) is the fix
+            unknown = rerun_command(None)
+            return [Finding(f"{label}: {f.message.replace(unknown, rerun or unknown)}", f.code,
+                            f.kind, commit=commit) for f in loaded.findings]
         misnamed = _misnamed_log(commit, loaded.data, shown, self.root)
         if misnamed:
             return [Finding(f"{label}: {misnamed}", model.INVALID, "invalid", commit=commit)]
@@ -227,6 +292,13 @@ class _Judge:
             self.result.sources.append(shown)
             self.result.vouching.setdefault(commit, []).append((loaded.data, shown))
         return found
+
+
+def _hidden_by_ignore(commit: str, globs: list[str], allowed: list[str], root: str) -> list[str]:
+    try:
+        return hidden_by_ignore(commit, globs, allowed, root)
+    except git.GitError:  # a bare repository builds no index: the notes check still runs
+        return []
 
 
 def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) -> str | None:

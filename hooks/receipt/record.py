@@ -60,6 +60,9 @@ def run(
 
     policy_file = config.for_repo(paths)
     ignore = policy_file.ignore
+    from hooks.core.attributes import refuse_local_filters
+
+    refuse_local_filters(root, paths.common_dir)
     argv = command_argv(command, shell)
     stored = stored_argv.store(argv)
     head = git.head_commit(root)

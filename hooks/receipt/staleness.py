@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from hooks.core import git
+from hooks.core.text import printable_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -105,13 +106,14 @@ def _changes(old: str, new: str, root: str) -> str:
     changes = git.tree_changes(old, new, root)
     if not changes:
         return "0 paths (only in ignored or receipt paths)"
-    shown = ", ".join(f"{status} {path}" for status, path in changes[:SHOWN_CHANGES])
+    shown = ", ".join(f"{status} {printable_path(path)}"
+                      for status, path in changes[:SHOWN_CHANGES])
     more = len(changes) - SHOWN_CHANGES
     noun = "path" if len(changes) == 1 else "paths"
     return f"{len(changes)} {noun}: {shown}" + (f" and {more} more" if more > 0 else "")
 
 
 def _listed(paths: list[str]) -> str:
-    shown = ", ".join(paths[:SHOWN_CHANGES])
+    shown = ", ".join(printable_path(p) for p in paths[:SHOWN_CHANGES])
     more = len(paths) - SHOWN_CHANGES
     return shown + (f" and {more} more" if more > 0 else "")

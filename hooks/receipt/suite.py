@@ -15,6 +15,7 @@ import re
 from hooks.core import git
 from hooks.core.cmdline import quoted
 from hooks.core.config import Config
+from hooks.core.text import printable_path
 
 
 class Need:
@@ -30,7 +31,8 @@ class Need:
         if self.route is None:
             return f"the suite is {quoted(self.command)}"
         pattern, paths = self.route
-        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        shown = ", ".join(printable_path(p) for p in paths[:3])
+        shown += f" and {len(paths) - 3} more" if len(paths) > 3 else ""
         return (f"the change touches {shown} (route '{pattern}'), which needs a receipt from "
                 f"{quoted(self.command)}")
 
@@ -49,22 +51,27 @@ def needs(policy: Config, commit: str, root: str) -> list[Need]:
 
 
 def changed_paths(commit: str, root: str) -> list[str]:
+    paths: list[str] = []
+    for base in change_bases(commit, root):
+        paths += [p for p in _diff(base, commit, root) if p not in paths]
+    return paths
+
+
+def change_bases(commit: str, root: str) -> list[str]:
+    """What COMMIT's change is measured from: pre-commit's from-ref; else the commits no remote
+    has yet start from their boundary (the empty tree for a whole new history); else (all on a
+    remote already, as in CI) the first parent, or the empty tree for a root commit."""
     base = os.environ.get("PRE_COMMIT_FROM_REF")
     target = os.environ.get("PRE_COMMIT_TO_REF")
     if base and target and git.resolve_commit(target, root) == commit:
-        return _diff(git.resolve_commit(base, root) or git.empty_tree(root), commit, root)
+        return [git.resolve_commit(base, root) or git.empty_tree(root)]
     lines = git.text("rev-list", "--boundary", commit, "--not", "--remotes",
                      cwd=root).splitlines()
     if any(not line.startswith("-") for line in lines):
         boundary = [line[1:] for line in lines if line.startswith("-")]
-        if not boundary:  # a whole new history
-            return _diff(git.empty_tree(root), commit, root)
-        paths: list[str] = []
-        for b in boundary:
-            paths += [p for p in _diff(b, commit, root) if p not in paths]
-        return paths
+        return boundary or [git.empty_tree(root)]
     parent = git.resolve_commit(f"{commit}^", root)
-    return _diff(parent or git.empty_tree(root), commit, root)
+    return [parent or git.empty_tree(root)]
 
 
 def _diff(base: str, target: str, root: str) -> list[str]:
