@@ -190,9 +190,13 @@ def test_every_rule_reports_the_column_where_its_construct_starts() -> None:
             found = _hits(path, bad)
             if not found:
                 continue
-            indented = _hits(path, "\n".join("    " + line if line else line
-                                              for line in bad.split("\n")))
-            assert indented == [(n, col + 4, rid) for n, col, rid in found], (rule.id, bad)
+            # indented four columns; Python, whose indentation is syntax, inside a class
+            wrap = "class TestWrapped:\n" if path.endswith(".py") else ""
+            indented = _hits(path, wrap + "\n".join("    " + line if line else line
+                                                     for line in bad.split("\n")))
+            shift = 1 if wrap else 0
+            assert indented == [(n + shift, col + 4, rid) for n, col, rid in found], \
+                (rule.id, bad)
             lines = bad.split("\n")
             for n, col, _rule_id in found:
                 assert not lines[n - 1][col - 1].isspace(), (rule.id, bad, col)
