@@ -225,12 +225,15 @@ def test_concurrent_runs_on_one_tree_both_land_in_the_note(repo: Repo) -> None:
     import os
     import subprocess
 
-    repo.write("t.py", PASSING_TEST)
-    repo.write("u.py", PASSING_TEST)
+    # four different commands: two runs of one command can finish in the same second with the
+    # same duration to the millisecond, and identical receipts are rightly kept once
+    names = ("t.py", "u.py", "v.py", "w.py")
+    for name in names:
+        repo.write(name, PASSING_TEST)
     repo.commit("tests")
     procs = [subprocess.Popen(["receipt", "run", "--", PY, name], cwd=repo.path,
                               env=dict(os.environ), stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
-             for name in ("t.py", "u.py", "t.py", "u.py")]
+             for name in names]
     assert [p.wait(timeout=60) for p in procs] == [0, 0, 0, 0]
-    assert sorted(r["argv"][-1] for r in note(repo)) == ["t.py", "t.py", "u.py", "u.py"]
+    assert sorted(r["argv"][-1] for r in note(repo)) == list(names)
