@@ -147,6 +147,29 @@ def bench_commit_stage(root: Path, runs: int) -> None:
             "(python start-up is most of it)")
 
 
+def bench_config(root: Path, runs: int) -> None:
+    """What reading the repository's config costs a hook: the same staged commit with and
+    without a committed .receipt-hooks.toml (validated once, then read from the memo)."""
+    bare = staged_commit(root, "no-config", files=20, lines_per_file=25)
+    configured = staged_commit(root, "config", files=20, lines_per_file=25)
+    (configured / ".receipt-hooks.toml").write_text(
+        'test-command = "pytest -q"\nignore = ["assumption-ledger.jsonl"]\n'
+        '[skips]\nticket-pattern = "[A-Z]+-[0-9]+"\n')
+    sh(["git", "add", "-A"], configured)
+    for hook in ("require-ledger-hypothesis", "no-inserted-skips"):
+        mine: list[float] = []
+        theirs: list[float] = []
+        argv = [str(BIN / hook)]
+        for repo in (configured, bare):  # warm: the first read validates and remembers
+            sh(argv, repo)
+        for _ in range(runs):
+            mine.append(timed(argv, configured))
+            theirs.append(timed(argv, bare))
+        a, b = statistics.median(mine), statistics.median(theirs)
+        print(f"{hook + ' with a config vs without':<58} {a * 1000:8.1f} ms {b * 1000:8.1f} ms "
+              f"{a / b:7.2f}x   +{(a - b) * 1000:.1f} ms, target <= 5 ms")
+
+
 def bench_large_change(root: Path, runs: int) -> None:
     """Added lines at scale: against git's own diff, and whether the cost grows linearly."""
     floor = ["git", "diff", "--cached", "-U0"]
@@ -248,6 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_receipts(Path(tmp), args.runs)
         bench_verify(Path(tmp), args.runs)
         bench_commit_stage(Path(tmp), args.runs)
+        bench_config(Path(tmp), args.runs)
         bench_large_change(Path(tmp), args.runs)
         bench_fuse(Path(tmp), args.runs)
         bench_agent_hook(Path(tmp), args.runs)
