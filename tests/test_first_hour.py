@@ -142,7 +142,10 @@ def test_help_is_a_sentence_then_options_then_an_example(
         sentence = " ".join(paragraphs[1].split())
         assert re.fullmatch(r"[A-Z][^`]*\.", sentence), (name, sentence)
         assert "``" not in text, name
-        options = text.index("options:")
+        # argparse heads the options "options:" from Python 3.10, "optional arguments:" before
+        options = re.search(r"^(?:optional arguments|options):$", text, re.M)
+        assert options, (name, text)
+        options = options.start()
         example = text.index("\nexample")
         assert options < example, name
         assert name in text[example:], (name, text[example:])
