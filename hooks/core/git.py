@@ -129,7 +129,15 @@ def repo_paths(cwd: str | None = None) -> RepoPaths:
 
 
 @functools.lru_cache(maxsize=8)
-def _repo_paths(cwd: str, _location_vars: tuple[str | None, ...]) -> RepoPaths:
+def _repo_paths(cwd: str, location_vars: tuple[str | None, ...]) -> RepoPaths:
+    # At the root of a plain (non-worktree) checkout, where pre-commit runs every hook, a
+    # .git directory answers without starting git: hooks have milliseconds to spend.
+    dot_git = os.path.join(cwd, ".git")
+    if not any(location_vars) and os.path.isfile(os.path.join(dot_git, "HEAD")) \
+            and not os.path.exists(os.path.join(dot_git, "commondir")):
+        root = os.path.realpath(cwd)
+        git_dir = os.path.join(root, ".git")
+        return RepoPaths(root=root, git_dir=git_dir, common_dir=git_dir)
     out = text(
         "rev-parse", "--show-toplevel", "--absolute-git-dir", "--git-common-dir", cwd=cwd
     ).splitlines()

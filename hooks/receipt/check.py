@@ -115,13 +115,14 @@ def check_committed(revs: Sequence[str], receipt: str | None,
     hooks/receipt/policy.py); ``policy_notes`` says where those differ and what a push changes."""
     import json
 
-    from hooks.receipt import policy as committed
+    from hooks.core import config
+    from hooks.receipt import policy
 
     paths = git.repo_paths()
     commits, _problems = resolve(revs, paths.root)
     if commits:
         git.commit_trees(commits, walk=False, cwd=paths.root)  # trees for all, one process
-    configs = committed.committed(commits, paths)
+    configs = config.committed(commits, paths)
     groups: dict[str, tuple[Config, list[str]]] = {}
     for commit in commits:
         key = json.dumps([configs[commit].path, configs[commit].data], sort_keys=True)
@@ -130,10 +131,10 @@ def check_committed(revs: Sequence[str], receipt: str | None,
     for policy_file, group in groups.values() or [(NO_CONFIG, [])]:
         part = check(group or revs, receipt, policy_for(policy_file), policy_file,
                      require_log=require_log, signers=signers)
-        differs = committed.work_tree_differs(group[0], policy_file, paths) if group else None
+        differs = policy.work_tree_differs(group[0], policy_file, paths) if group else None
         part.policy_notes += [differs] if differs else []
         for commit in group:
-            changed = committed.changes(commit, policy_file, paths.root, paths)
+            changed = policy.changes(commit, policy_file, paths.root, paths)
             part.policy_notes += [changed] if changed else []
         if result is None:
             result = part

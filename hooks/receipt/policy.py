@@ -30,11 +30,6 @@ ARTIFACTS = "artifacts/"
 SHOWN = 3
 
 
-def committed(commits: list[str], paths: RepoPaths) -> dict[str, Config]:
-    """Each commit's own committed config (one git process for all of them)."""
-    return config.committed(commits, paths)
-
-
 def work_tree_differs(commit: str, committed_config: Config, paths: RepoPaths) -> str | None:
     """A note when the work tree's config is not COMMIT's (uncommitted, ignored, another
     branch's): the check uses the commit's, and a person editing the other should know."""
