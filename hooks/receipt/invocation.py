@@ -20,99 +20,8 @@ from hooks.core import shell
 from hooks.core.cmdline import command_words
 from hooks.core.cmdline import is_shell_form
 from hooks.receipt import directories
+from hooks.receipt import programs
 
-
-class Launcher:
-    """A program that runs the command after it: its options that take a separate value (so the
-    value is not read as the command), how many positionals of its own come first, and whether
-    what follows is a Python interpreter's arguments (``coverage run -m pytest``).
-
-    Plain classes here, not dataclasses: check-receipt imports this on every push, and
-    ``dataclasses`` alone costs it about 10 ms."""
-
-    __slots__ = ("positionals", "python_args", "value_options")
-
-    def __init__(self, value_options: frozenset[str], positionals: int,
-                 python_args: bool) -> None:
-        self.value_options = value_options
-        self.positionals = positionals
-        self.python_args = python_args
-
-
-def _launcher(*value_options: str, positionals: int = 0, python_args: bool = False) -> Launcher:
-    return Launcher(frozenset(value_options), positionals, python_args)
-
-
-# By (program, subcommand); None: the program itself launches.
-LAUNCHERS: dict[tuple[str, str | None], Launcher] = {
-    ("uv", "run"): _launcher("--with", "--with-editable", "--with-requirements", "--python",
-                             "-p", "--extra", "--group", "--only-group", "--no-group",
-                             "--env-file", "--directory", "--project", "--package", "--index",
-                             "--default-index", "--index-url", "--extra-index-url",
-                             "--find-links", "-f", "--config-file", "--cache-dir", "-C"),
-    ("poetry", "run"): _launcher("-C", "--directory", "-P", "--project"),
-    ("pipenv", "run"): _launcher(),
-    ("hatch", "run"): _launcher(),
-    ("pdm", "run"): _launcher("-p", "--project"),
-    ("rye", "run"): _launcher(),
-    ("conda", "run"): _launcher("-n", "--name", "-p", "--prefix", "--cwd"),
-    ("mamba", "run"): _launcher("-n", "--name", "-p", "--prefix", "--cwd"),
-    ("micromamba", "run"): _launcher("-n", "--name", "-p", "--prefix", "--cwd"),
-    ("pixi", "run"): _launcher("-e", "--environment", "--manifest-path"),
-    ("tox", "exec"): _launcher("-e"),
-    ("coverage", "run"): _launcher("--rcfile", "--source", "--include", "--omit", "--data-file",
-                                   "--context", "--concurrency", python_args=True),
-    ("npx", None): _launcher("-p", "--package"),
-    ("bunx", None): _launcher("-p", "--package"),
-    ("bun", "x"): _launcher("-p", "--package"),
-    ("npm", "exec"): _launcher("-p", "--package", "-w", "--workspace"),
-    ("npm", "x"): _launcher("-p", "--package", "-w", "--workspace"),
-    ("pnpm", "exec"): _launcher("-C", "--dir", "-F", "--filter"),
-    ("pnpm", "dlx"): _launcher("--package"),
-    ("yarn", "exec"): _launcher(),
-    ("yarn", "dlx"): _launcher("-p", "--package"),
-    ("env", None): _launcher("-u", "--unset", "-C", "--chdir"),
-    ("exec", None): _launcher("-a"),
-    ("command", None): _launcher(),
-    ("time", None): _launcher("-f", "--format", "-o", "--output"),
-    ("nice", None): _launcher("-n", "--adjustment"),
-    ("nohup", None): _launcher(),
-    ("timeout", None): _launcher("-s", "--signal", "-k", "--kill-after", positionals=1),
-    ("stdbuf", None): _launcher("-i", "-o", "-e"),
-    ("xvfb-run", None): _launcher("-n", "--server-num", "-s", "--server-args", "-e",
-                                  "--error-file", "-f", "--auth-file", "-p"),
-}
-
-# Programs that are a runner, by name; programs whose subcommand is one.
-RUNNER_PROGRAMS = {"pytest": "pytest", "py.test": "pytest", "pytest-3": "pytest",
-                   "unittest": "unittest", "jest": "jest", "vitest": "vitest",
-                   "mocha": "mocha", "_mocha": "mocha"}
-SUBCOMMAND_RUNNERS = {("go", "test"): "go", ("cargo", "test"): "cargo", ("bun", "test"): "bun"}
-
-# Package-manager scripts (``npm test``, ``yarn run test``): the runner is ``script:NAME``.
-# The value: the subcommand names the script itself (``test``) or the next word does (``run``).
-SCRIPT_COMMANDS: dict[tuple[str, str], str | None] = {
-    ("npm", "test"): "test", ("npm", "t"): "test", ("npm", "tst"): "test",
-    ("npm", "run"): None, ("npm", "run-script"): None, ("npm", "rum"): None,
-    ("yarn", "test"): "test", ("yarn", "run"): None,
-    ("pnpm", "test"): "test", ("pnpm", "t"): "test", ("pnpm", "run"): None,
-    ("bun", "run"): None,
-}
-# npm hands a script only the arguments after "--"; the others pass everything on.
-SCRIPT_ARGS_AFTER_DASHDASH = frozenset({"npm"})
-# Package managers that also run a package's binary by name (``yarn jest``, ``pnpm vitest``).
-BIN_RUNNERS = frozenset({"yarn", "pnpm", "bun"})
-
-PYTHON = re.compile(r"^(?:python(?:\d+(?:\.\d+)*)?[dmtw]?|pypy\d*(?:\.\d+)*)(?:\.exe)?$")
-PYTHON_VALUE_OPTIONS = "WX"  # -W arg, -X opt: attached or the next word
-PYTHON_LONG_VALUE_OPTIONS = frozenset({"--check-hash-based-pycs"})
-NODE_VALUE_OPTIONS = frozenset({"-r", "--require", "--import", "--loader",
-                                "--experimental-loader", "-C", "--conditions", "--input-type",
-                                "--test-reporter", "--test-reporter-destination",
-                                "--test-name-pattern", "--test-skip-pattern",
-                                "--test-concurrency", "--test-timeout", "--test-shard"})
-NODE_CODE_OPTIONS = frozenset({"-e", "--eval", "-p", "--print"})
-SCRIPT_SUFFIXES = (".js", ".mjs", ".cjs", ".exe")
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
@@ -159,7 +68,7 @@ class Invocation:
 
 def _name(word: str) -> str:
     base = os.path.basename(word)
-    for suffix in SCRIPT_SUFFIXES:
+    for suffix in programs.SCRIPT_SUFFIXES:
         if base.endswith(suffix) and base != suffix:
             return base[: -len(suffix)]
     return base
@@ -194,24 +103,24 @@ def parse_words(words: Sequence[str], env: tuple[tuple[str, str], ...] = (),
     sub = rest[0] if rest else None
     if program in shell.SHELLS:
         return _shell(words, env, stripped, chdir)
-    if PYTHON.match(program):
+    if programs.PYTHON.match(program):
         return _python(words, env, stripped, chdir)
     if program == "node":
         return _node(words, env, stripped, chdir)
-    if program in RUNNER_PROGRAMS:
-        return [Invocation(RUNNER_PROGRAMS[program], tuple(rest), (*stripped, words[0]), env,
-                           chdir=chdir)]
+    if program in programs.RUNNER_PROGRAMS:
+        return [Invocation(programs.RUNNER_PROGRAMS[program], tuple(rest),
+                           (*stripped, words[0]), env, chdir=chdir)]
     toolchain = 1 if program == "cargo" and sub and sub.startswith("+") else 0  # cargo +1.80
     sub = rest[toolchain] if len(rest) > toolchain else None
-    if sub is not None and (program, sub) in SUBCOMMAND_RUNNERS:
-        return [Invocation(SUBCOMMAND_RUNNERS[(program, sub)], tuple(rest[toolchain + 1:]),
+    if sub is not None and (program, sub) in programs.SUBCOMMAND_RUNNERS:
+        return [Invocation(programs.SUBCOMMAND_RUNNERS[(program, sub)], tuple(rest[toolchain + 1:]),
                            stripped + tuple(words[:toolchain + 2]), env, chdir=chdir)]
     if program == "env" and any(w.startswith(("-S", "--split-string")) for w in rest):
         words = _env_split(words)  # env -S 'pytest -k x': the string is more words
-    launcher = LAUNCHERS.get((program, sub)) if sub is not None else None
+    launcher = programs.LAUNCHERS.get((program, sub)) if sub is not None else None
     start = 2
     if launcher is None:
-        launcher, start = LAUNCHERS.get((program, None)), 1
+        launcher, start = programs.LAUNCHERS.get((program, None)), 1
     if launcher is not None:
         end = _skip_options(words, start, launcher.value_options) + launcher.positionals
         if program == "hatch" and end < len(words) and ":" in words[end]:  # hatch run ENV:CMD
@@ -221,9 +130,10 @@ def parse_words(words: Sequence[str], env: tuple[tuple[str, str], ...] = (),
             return _python(words[end - 1:], env, stripped + tuple(words[:end - 1]), chdir)
         return parse_words(words[end:], env, stripped + tuple(words[:end]), chdir)
     chdir = directories.moved(chdir, program, rest)  # make -C sub, npm --prefix sub test
-    if sub is not None and (program, sub) in SCRIPT_COMMANDS:
+    if sub is not None and (program, sub) in programs.SCRIPT_COMMANDS:
         return [_script(program, words, env, stripped, chdir)]
-    if program in BIN_RUNNERS and sub in RUNNER_PROGRAMS:  # yarn jest, pnpm vitest
+    # yarn jest, pnpm vitest
+    if program in programs.BIN_RUNNERS and sub in programs.RUNNER_PROGRAMS:
         return parse_words(words[1:], env, (*stripped, words[0]), chdir)
     return [Invocation(program, tuple(rest), (*stripped, words[0]), env, known=False,
                        chdir=chdir)]
@@ -252,16 +162,16 @@ def _env_split(words: Sequence[str]) -> list[str]:
 
 def _script(program: str, words: Sequence[str], env: tuple[tuple[str, str], ...],
             stripped: tuple[str, ...], chdir: str) -> Invocation:
-    name = SCRIPT_COMMANDS[(program, words[1])]
+    name = programs.SCRIPT_COMMANDS[(program, words[1])]
     i = 2
     if name is None:  # "run": the package manager's options, then the script's name
         i = _skip_options(words, 2, frozenset())
         name = words[i] if i < len(words) else ""
         i += 1
-    if name in RUNNER_PROGRAMS and program != "npm":  # yarn run jest: the binary
+    if name in programs.RUNNER_PROGRAMS and program != "npm":  # yarn run jest: the binary
         return parse_words(words[i - 1:], env, stripped + tuple(words[:i - 1]), chdir)[0]
     args = list(words[i:])
-    if program in SCRIPT_ARGS_AFTER_DASHDASH:
+    if program in programs.SCRIPT_ARGS_AFTER_DASHDASH:
         args = args[args.index("--") + 1:] if "--" in args else []
     elif args[:1] == ["--"]:
         args = args[1:]
@@ -279,7 +189,7 @@ def _python(words: Sequence[str], env: tuple[tuple[str, str], ...],
             i += word == "--"
             break
         if word.startswith("--"):
-            i += 2 if word in PYTHON_LONG_VALUE_OPTIONS else 1
+            i += 2 if word in programs.PYTHON_LONG_VALUE_OPTIONS else 1
             continue
         taken = 0  # words after this cluster that its last option consumed
         for j, letter in enumerate(word[1:], 1):
@@ -292,7 +202,7 @@ def _python(words: Sequence[str], env: tuple[tuple[str, str], ...],
                     return [Invocation(f"{_name(words[0])} -c", (target, *words[after:]), head,
                                        env, known=False, chdir=chdir)]
                 return parse_words([target, *words[after:]], env, head, chdir)
-            if letter in PYTHON_VALUE_OPTIONS:
+            if letter in programs.PYTHON_VALUE_OPTIONS:
                 taken = 0 if attached else 1
                 break
         i += 1 + taken
@@ -309,11 +219,11 @@ def _python(words: Sequence[str], env: tuple[tuple[str, str], ...],
 def _node(words: Sequence[str], env: tuple[tuple[str, str], ...],
           stripped: tuple[str, ...], chdir: str) -> list[Invocation]:
     """``node --test [options] [files]`` is node's test runner; ``node SCRIPT`` runs SCRIPT."""
-    if "--test" in words[1:] and not any(w in NODE_CODE_OPTIONS for w in words[1:]):
+    if "--test" in words[1:] and not any(w in programs.NODE_CODE_OPTIONS for w in words[1:]):
         args = tuple(w for w in words[1:] if w != "--test")
         return [Invocation("node", args, (*stripped, words[0], "--test"), env, chdir=chdir)]
-    i = _skip_options(words, 1, NODE_VALUE_OPTIONS)
-    if i >= len(words) or any(w in NODE_CODE_OPTIONS for w in words[1:i]):
+    i = _skip_options(words, 1, programs.NODE_VALUE_OPTIONS)
+    if i >= len(words) or any(w in programs.NODE_CODE_OPTIONS for w in words[1:i]):
         return [Invocation("node", tuple(words[1:]), (*stripped, words[0]), env, known=False,
                            chdir=chdir)]
     return parse_words(words[i:], env, stripped + tuple(words[:i]), chdir)

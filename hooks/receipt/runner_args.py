@@ -18,7 +18,7 @@ from hooks.receipt.invocation import invocations
 
 
 class Syntax:
-    """How one runner reads its arguments (a plain class: see invocation.Launcher)."""
+    """How one runner reads its arguments (a plain class: see programs.Launcher)."""
 
     __slots__ = ("camel_case", "commands", "dashdash_positional", "env_args", "long_values",
                  "short_values", "single_dash_long")
