@@ -239,6 +239,8 @@ def _check(table: dict[str, Any], text: str, name: str, prefix: list[str | int])
     if "is not valid under any of the given schemas" in message and path == ["test-command"]:
         message = "must be a command (a string) or a list of commands"
     more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    from hooks.core.tomllines import line_of
+
     line = line_of(text, [*prefix, *path])
     raise ConfigError(f"{name}:{line}: {key}: {message}{more}")
 
@@ -279,46 +281,3 @@ def _semantic_problems(table: dict[str, Any]) -> list[tuple[list[str | int], str
     if "ticket-pattern" in skips:
         regex(["skips", "ticket-pattern"], skips["ticket-pattern"])
     return problems
-
-
-# compiled on first use by re's own cache: only a config with an error needs them
-_HEADER = r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(#.*)?$"
-_KEY = (r"^\s*((?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"
-        r"(?:\s*\.\s*(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*'))*)\s*=")
-
-
-def _dotted(text: str) -> list[str | int]:
-    import re
-
-    parts = re.findall(r"\"([^\"]*)\"|'([^']*)'|([A-Za-z0-9_-]+)", text)
-    return [a or b or c for a, b, c in parts]
-
-
-def line_of(text: str, target: list[str | int]) -> int:
-    """The line of TARGET (a path of keys and array indexes) in TOML TEXT, found by reading
-    headers and keys: the line whose own path shares the longest start with TARGET."""
-    import re
-
-    table: list[str | int] = []
-    arrays: dict[tuple[str | int, ...], int] = {}
-    best, best_score = 1, -1
-    for number, line in enumerate(text.splitlines(), 1):
-        header = re.match(_HEADER, line)
-        here: list[str | int]
-        if header:
-            name = _dotted(header.group(2))
-            if header.group(1) == "[[":
-                index = arrays.get(tuple(name), -1) + 1
-                arrays[tuple(name)] = index
-                table = [*name, index]
-            else:
-                table = list(name)
-            here = table
-        else:
-            key = re.match(_KEY, line)
-            if not key:
-                continue
-            here = [*table, *_dotted(key.group(1))]
-        if here == target[:len(here)] and len(here) > best_score:
-            best, best_score = number, len(here)
-    return best
