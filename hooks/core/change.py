@@ -119,11 +119,9 @@ def unpushed_range() -> tuple[str, str] | None:
     newest commit a remote has (the boundary), or the empty tree when none has any.
     """
     target = _commit(os.environ.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD")
-    lines = git.text("rev-list", "--boundary", target, "--not", "--remotes").splitlines()
-    new = [line for line in lines if not line.startswith("-")]
+    new, boundary = git.unpublished(target)
     if not new:
         return None
-    boundary = [line[1:] for line in lines if line.startswith("-")]
     return (boundary[0] if boundary else git.empty_tree()), target
 
 

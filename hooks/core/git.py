@@ -302,6 +302,14 @@ def diff_spec(base: str | None, target: str | None) -> list[str]:
     return [f"{base}...{target}"]
 
 
+def unpublished(commit: str, cwd: str | None = None) -> tuple[bool, list[str]]:
+    """Whether COMMIT's history has commits no remote-tracking ref has, and the boundary: the
+    newest commits a remote has (none for a whole new history)."""
+    lines = text("rev-list", "--boundary", commit, "--not", "--remotes", cwd=cwd).splitlines()
+    return (any(not line.startswith("-") for line in lines),
+            [line[1:] for line in lines if line.startswith("-")])
+
+
 def merge_base(a: str, b: str) -> str | None:
     try:
         return text("merge-base", a, b) or None

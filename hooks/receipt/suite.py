@@ -65,10 +65,8 @@ def change_bases(commit: str, root: str) -> list[str]:
     target = os.environ.get("PRE_COMMIT_TO_REF")
     if base and target and git.resolve_commit(target, root) == commit:
         return [git.resolve_commit(base, root) or git.empty_tree(root)]
-    lines = git.text("rev-list", "--boundary", commit, "--not", "--remotes",
-                     cwd=root).splitlines()
-    if any(not line.startswith("-") for line in lines):
-        boundary = [line[1:] for line in lines if line.startswith("-")]
+    new, boundary = git.unpublished(commit, root)
+    if new:
         return boundary or [git.empty_tree(root)]
     parent = git.resolve_commit(f"{commit}^", root)
     return [parent or git.empty_tree(root)]
