@@ -132,6 +132,11 @@ class Signers:
             return [Finding(f"{label}: the receipt is signed by a key that {self.allowed} does "
                             f"not list ({signature.get('public_key', '?')[:60]}...; {shown})",
                             OFF_POLICY, "unknown-signer", commit=commit)]
+        if problem == "restricted":
+            return [Finding(f"{label}: the receipt is signed by a key that {self.allowed} lists "
+                            f"but does not allow to sign receipts now (its namespaces=, "
+                            f"valid-after= or valid-before= options; namespace '{NAMESPACE}'; "
+                            f"{shown})", OFF_POLICY, "restricted-signer", commit=commit)]
         if problem == "bad":
             return [Finding(f"{label}: the receipt's signature does not verify ({shown}): it "
                             f"was changed after it was signed", INVALID, "bad-signature",
@@ -143,19 +148,55 @@ class Signers:
         return []
 
     def _verify(self, body: bytes, armored: str) -> tuple[str | None, str]:
-        """(principal, '') when valid; (None, 'unknown') or (None, 'bad') otherwise."""
+        """(principal, '') when valid; else (None, why): 'bad' (the signature is not over these
+        bytes), 'unknown' (no listed key made it), 'restricted' (a listed key made it, but its
+        options in the file do not allow this namespace or this time)."""
         with tempfile.NamedTemporaryFile("w", suffix=".sig", delete=False) as f:
             f.write(armored)
         try:
             found = _ssh_keygen("-Y", "find-principals", "-s", f.name, "-f", self.allowed)
-            principals = found.stdout.decode("utf-8", "replace").split()
-            if found.returncode != 0 or not principals:
-                return None, "unknown"
-            for principal in principals:
+            for principal in found.stdout.decode("utf-8", "replace").split():
                 proc = _ssh_keygen("-Y", "verify", "-f", self.allowed, "-I", principal, "-n",
                                    NAMESPACE, "-s", f.name, stdin=body)
                 if proc.returncode == 0:
                     return principal, ""
-            return None, "bad"
+            # Failure paths only: is the signature itself sound over these bytes?
+            sound = _ssh_keygen("-Y", "check-novalidate", "-n", NAMESPACE, "-s", f.name,
+                                stdin=body).returncode == 0
+            if not sound:
+                return None, "bad"
+            return None, "restricted" if self._lists(armored) else "unknown"
         finally:
             os.unlink(f.name)
+
+    def _lists(self, armored: str) -> bool:
+        """Whether the allowed-signers file names the key that made ARMORED at all (whatever its
+        options). The key is read from the signature itself, not from the receipt's fields."""
+        blob = _signature_key(armored)
+        if not blob:
+            return False
+        try:
+            with open(self.allowed, encoding="utf-8", errors="replace") as f:
+                return any(blob in line.split() for line in f
+                           if not line.lstrip().startswith("#"))
+        except OSError:
+            return False
+
+
+def _signature_key(armored: str) -> str:
+    """The public key inside an SSH signature, base64 as allowed-signers files write it: the
+    signature is the magic ``SSHSIG``, a version (4 bytes), then the key as a length-prefixed
+    string."""
+    import base64
+    import binascii
+
+    lines = [line.strip() for line in armored.strip().splitlines()]
+    try:
+        raw = base64.b64decode("".join(line for line in lines if not line.startswith("-----")))
+    except (binascii.Error, ValueError):
+        return ""
+    if raw[:6] != b"SSHSIG" or len(raw) < 14:
+        return ""
+    size = int.from_bytes(raw[10:14], "big")
+    key = raw[14:14 + size]
+    return base64.b64encode(key).decode() if len(key) == size else ""
