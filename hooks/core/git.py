@@ -174,9 +174,21 @@ def tree_of(commit: str, cwd: str | None = None) -> str:
     return text("rev-parse", "--verify", "--end-of-options", f"{commit}^{{tree}}", cwd=cwd)
 
 
+# The length of an object id says its repository's format: no process to ask.
+_FORMAT_BY_LENGTH = {40: "sha1", 64: "sha256"}
+
+
+def empty_tree(cwd: str | None = None, like: str | None = None) -> str:
+    """The empty tree's id in this repository's object format (SHA-1 or SHA-256).
+
+    LIKE, a full object id of the same repository (a resolved commit), says the format
+    without a git process."""
+    form = _FORMAT_BY_LENGTH.get(len(like)) if like else None
+    return EMPTY_TREES[form] if form else _empty_tree(cwd)
+
+
 @functools.cache
-def empty_tree(cwd: str | None = None) -> str:
-    """The empty tree's id in this repository's object format (SHA-1 or SHA-256)."""
+def _empty_tree(cwd: str | None) -> str:
     try:
         form = text("rev-parse", "--show-object-format", cwd=cwd)
     except GitError:
@@ -325,11 +337,14 @@ def blob(spec: str) -> bytes | None:
 
 
 def blobs(specs: Iterable[str]) -> dict[str, bytes | None]:
-    """Many blobs in one git process (``cat-file --batch``): spec -> content, None if absent."""
+    """Many blobs in one git process (``cat-file --batch``): spec -> content, None if absent.
+
+    ``COMMIT:path`` specs that ``commits_and_files`` already read need no process."""
     wanted = list(dict.fromkeys(specs))
     # --batch reads one spec a line: a name with a newline is asked for on its own
     result: dict[str, bytes | None] = {s: blob(s) for s in wanted if "\n" in s}
-    wanted = [s for s in wanted if "\n" not in s]
+    result.update((s, _COMMITTED[s]) for s in wanted if s in _COMMITTED)
+    wanted = [s for s in wanted if s not in result]
     if not wanted:
         return result
     stdin = b"".join(s.encode("utf-8", "surrogateescape") + b"\n" for s in wanted)
@@ -459,3 +474,94 @@ def commit_trees(revs: Iterable[str], walk: bool = True,
             pairs.append((fields[0], fields[1]))
             _TREES[fields[0]] = fields[1]
     return pairs
+
+
+# "<full commit id>:<path>" -> that file's content (None: no blob there), filled by
+# commits_and_files(): what a commit id names never changes, so ``blobs`` answers these
+_COMMITTED: dict[str, bytes | None] = {}
+
+
+class _BatchEnded(Exception):
+    """cat-file --batch stopped answering: the caller asks again the usual way."""
+
+
+def commits_and_files(revs: Iterable[str], names: Iterable[str],
+                      cwd: str | None = None) -> dict[str, str | None]:
+    """REVS resolved to commit ids (None: names no commit), with each commit's tree (for
+    ``tree_of``) and the files NAMES in it (for ``blobs``), in one ``cat-file --batch``: the
+    questions a check of one commit asks first, which would otherwise take three processes.
+
+    HEAD and full ids are resolved in the batch (``REV^{commit}`` reads there exactly as
+    ``rev-parse --verify`` reads it); any other name by ``resolve_commit``, as before."""
+    resolved: dict[str, str | None] = {}
+    asked: dict[str, str] = {}  # rev -> the line that asks for its commit
+    for rev in dict.fromkeys(revs):
+        if rev in _TREES:
+            resolved[rev] = rev
+        elif rev == "HEAD" or _is_full_id(rev):
+            asked[rev] = f"{rev}^{{commit}}"
+        else:
+            commit = resolve_commit(rev, cwd=cwd)
+            resolved[rev] = commit
+            if commit is not None and commit not in _TREES:
+                asked[rev] = commit
+    try:
+        _batch(asked, resolved, [n for n in names if n and "\n" not in n], cwd)
+    except (_BatchEnded, OSError):  # e.g. git gone or the repository unreadable: ask as before
+        for rev in asked:
+            resolved[rev] = resolve_commit(rev, cwd=cwd)
+    return resolved
+
+
+def _is_full_id(rev: str) -> bool:
+    return len(rev) in _FORMAT_BY_LENGTH and not rev.strip("0123456789abcdef")
+
+
+def _batch(asked: dict[str, str], resolved: dict[str, str | None], names: list[str],
+           cwd: str | None) -> None:
+    # One line out, one answer in: git answers each line before reading the next (no
+    # --buffer), so neither pipe can fill up while the other waits.
+    proc = subprocess.Popen(("git", "cat-file", "--batch"), cwd=cwd, env=git_env(),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None  # noqa: S101  # PIPE above
+    stdin, stdout = proc.stdin, proc.stdout
+
+    def ask(line: str) -> tuple[bytes, bytes | None]:
+        stdin.write(line.encode("utf-8", "surrogateescape") + b"\n")
+        stdin.flush()
+        header = stdout.readline()
+        if header == f"{line} missing\n".encode("utf-8", "surrogateescape"):
+            return b"", None
+        fields = header.split()
+        if len(fields) != 3 or not _is_full_id(fields[0].decode("ascii", "replace")) \
+                or not fields[2].isdigit():
+            raise _BatchEnded  # not an answer this reads (or none): ask the usual way
+        size = int(fields[2])
+        body = stdout.read(size + 1)
+        if len(body) != size + 1:
+            raise _BatchEnded
+        return fields[0] + b" " + fields[1], body[:size]
+
+    try:
+        found: dict[str, str | None] = {}
+        for rev, line in asked.items():
+            header, body = ask(line)
+            object_id, _, kind = header.decode("ascii", "replace").partition(" ")
+            tree = body.split(b"\n", 1)[0] if body is not None else b""
+            if kind != "commit" or not tree.startswith(b"tree "):
+                found[rev] = None
+                continue
+            _TREES[object_id] = tree[5:].decode("ascii")
+            found[rev] = object_id
+        for commit in dict.fromkeys(c for c in [*found.values(), *resolved.values()] if c):
+            for name in names:
+                spec = f"{commit}:{name}"
+                if spec not in _COMMITTED:
+                    header, body = ask(spec)
+                    _COMMITTED[spec] = body if header.endswith(b" blob") else None
+        resolved.update(found)
+    finally:
+        stdin.close()
+        stdout.close()
+        proc.wait()

@@ -6,6 +6,7 @@ Used by the ``check-receipt`` hook, ``receipt check`` and ``receipt show``; it p
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from collections.abc import Sequence
 
 from hooks.core import git
@@ -94,12 +95,18 @@ def commits_from_pre_push_stdin(data: str) -> list[str]:
     return commits
 
 
-def resolve(revs: Sequence[str], root: str) -> tuple[list[str], list[Finding]]:
+def resolve(revs: Sequence[str], root: str,
+            resolved: Mapping[str, str | None] | None = None) -> tuple[list[str], list[Finding]]:
+    """REVS as commit ids, and a finding for each that names none; RESOLVED: revs already
+    resolved (by ``git.commits_and_files``)."""
     commits: list[str] = []
     problems: list[Finding] = []
     for rev in revs:
         # ids a range listing already resolved (git.commit_trees) need no process each
-        commit = rev if rev in git.known_commits() else git.resolve_commit(rev, cwd=root)
+        if resolved is not None and rev in resolved:
+            commit = resolved[rev]
+        else:
+            commit = rev if rev in git.known_commits() else git.resolve_commit(rev, cwd=root)
         if commit is None:
             why = "the branch has no commits yet" if rev == "HEAD" else "it names no commit"
             problems.append(Finding(f"{rev}: nothing to check: {why}", 1, "usage"))
@@ -119,9 +126,9 @@ def check_committed(revs: Sequence[str], receipt: str | None,
     from hooks.receipt import policy
 
     paths = git.repo_paths()
-    commits, _problems = resolve(revs, paths.root)
-    if commits:
-        git.commit_trees(commits, walk=False, cwd=paths.root)  # trees for all, one process
+    # the commits, their trees and their configs, in one process
+    resolved = git.commits_and_files(revs, config.COMMITTED_FILES, cwd=paths.root)
+    commits, _problems = resolve(revs, paths.root, resolved)
     configs = config.committed(commits, paths)
     groups: dict[str, tuple[Config, list[str]]] = {}
     for commit in commits:

@@ -64,12 +64,12 @@ def change_bases(commit: str, root: str) -> list[str]:
     base = os.environ.get("PRE_COMMIT_FROM_REF")
     target = os.environ.get("PRE_COMMIT_TO_REF")
     if base and target and git.resolve_commit(target, root) == commit:
-        return [git.resolve_commit(base, root) or git.empty_tree(root)]
+        return [git.resolve_commit(base, root) or git.empty_tree(root, like=commit)]
     new, boundary = git.unpublished(commit, root)
     if new:
-        return boundary or [git.empty_tree(root)]
+        return boundary or [git.empty_tree(root, like=commit)]
     parent = git.resolve_commit(f"{commit}^", root)
-    return [parent or git.empty_tree(root)]
+    return [parent or git.empty_tree(root, like=commit)]
 
 
 def _diff(base: str, target: str, root: str) -> list[str]:
