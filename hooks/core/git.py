@@ -9,10 +9,12 @@ Modules only the snapshot paths need are imported there.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import subprocess
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
 
 from hooks.core.errors import UserError
@@ -276,6 +278,13 @@ def tree_changes(old: str, new: str, cwd: str | None = None) -> list[tuple[str, 
 
 
 def paths_in_commit(commit: str, paths: Iterable[str], cwd: str | None = None) -> list[str]:
+    """Those of PATHS (from the root) that name files tracked in COMMIT, or directories
+    holding some (``ls-tree -r``)."""
+    paths = list(paths)
+    if len(paths) == 1 and _SESSION is not None and _SESSION.cwd == cwd:
+        tracked = _tracked_in_batch(_SESSION, commit, paths[0])
+        if tracked is not None:
+            return paths if tracked else []
     out = run("ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, "--", *paths, cwd=cwd)
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
@@ -482,7 +491,95 @@ _COMMITTED: dict[str, bytes | None] = {}
 
 
 class _BatchEnded(Exception):
-    """cat-file --batch stopped answering: the caller asks again the usual way."""
+    """cat-file --batch gave no answer this reads: the caller asks again the usual way."""
+
+
+class _Batch:
+    """One ``git cat-file --batch`` for the questions of one check (``batch_session``).
+
+    One line out, one answer in: git answers each line before it reads the next (no
+    --buffer), so neither pipe can fill up while the other waits."""
+
+    def __init__(self, cwd: str | None) -> None:
+        self.cwd = cwd
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def ask(self, line: str) -> tuple[str, str, bytes | None]:
+        """(id, type, content) of the object LINE names; ("", "", None) when there is none."""
+        if self._proc is None:
+            self._proc = subprocess.Popen(("git", "cat-file", "--batch"), cwd=self.cwd,
+                                          env=git_env(), stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        stdin, stdout = self._proc.stdin, self._proc.stdout
+        assert stdin is not None and stdout is not None  # noqa: S101  # PIPE above
+        asked = line.encode("utf-8", "surrogateescape")
+        stdin.write(asked + b"\n")
+        stdin.flush()
+        header = stdout.readline()
+        if header == asked + b" missing\n":
+            return "", "", None
+        fields = header.split()
+        if len(fields) != 3 or not _is_full_id(fields[0].decode("ascii", "replace")) \
+                or not fields[2].isdigit():
+            raise _BatchEnded  # not an answer this reads (or none)
+        size = int(fields[2])
+        body = stdout.read(size + 1)
+        if len(body) != size + 1:
+            raise _BatchEnded
+        return fields[0].decode("ascii"), fields[1].decode("ascii", "replace"), body[:size]
+
+    def close(self) -> None:
+        if self._proc is not None:
+            for pipe in (self._proc.stdin, self._proc.stdout):
+                if pipe is not None:
+                    pipe.close()
+            self._proc.wait()
+            self._proc = None
+
+
+_SESSION: _Batch | None = None
+
+
+@contextlib.contextmanager
+def batch_session(cwd: str | None) -> Iterator[None]:
+    """Within it, ``commits_and_files`` and ``paths_in_commit`` (one path, from CWD) share one
+    ``cat-file --batch`` process, closed at the end: a check's questions in one process."""
+    global _SESSION  # noqa: PLW0603  # one session at a time, for the calls inside it
+    outer, _SESSION = _SESSION, _Batch(cwd)
+    try:
+        yield
+    finally:
+        _SESSION.close()
+        _SESSION = outer
+
+
+def _tracked_in_batch(batch: _Batch, commit: str, path: str) -> bool | None:
+    """Whether ``ls-tree -r COMMIT -- PATH`` lists anything, read from PATH's directory in the
+    batch; None when only ls-tree can say (PATH a directory, or a name it reads differently:
+    magic, ``.``/``..``, an empty part)."""
+    parts = path.split("/")
+    if path.startswith(":") or "\n" in path or any(p in ("", ".", "..") for p in parts):
+        return None
+    parent = "/".join(parts[:-1])
+    try:
+        _id, kind, body = batch.ask(f"{commit}:{parent}" if parent else f"{commit}^{{tree}}")
+    except (_BatchEnded, OSError):
+        return None
+    if kind != "tree" or body is None:
+        return False  # no such directory (or a file, a submodule): ls-tree lists nothing
+    name = parts[-1].encode("utf-8", "surrogateescape")
+    pos = 0
+    while pos < len(body):  # entries: "<mode> <name>\0<binary id>"
+        space = body.index(b" ", pos)
+        nul = body.index(b"\0", space)
+        if body[space + 1:nul] == name:
+            return None if body[pos:space] == b"40000" else True  # a directory: ls-tree's -r
+        pos = nul + 1 + len(commit) // 2
+    return False
+
+
+def _is_full_id(rev: str) -> bool:
+    return len(rev) in _FORMAT_BY_LENGTH and not rev.strip("0123456789abcdef")
 
 
 def commits_and_files(revs: Iterable[str], names: Iterable[str],
@@ -505,63 +602,30 @@ def commits_and_files(revs: Iterable[str], names: Iterable[str],
             resolved[rev] = commit
             if commit is not None and commit not in _TREES:
                 asked[rev] = commit
-    try:
-        _batch(asked, resolved, [n for n in names if n and "\n" not in n], cwd)
-    except (_BatchEnded, OSError):  # e.g. git gone or the repository unreadable: ask as before
-        for rev in asked:
-            resolved[rev] = resolve_commit(rev, cwd=cwd)
-    return resolved
-
-
-def _is_full_id(rev: str) -> bool:
-    return len(rev) in _FORMAT_BY_LENGTH and not rev.strip("0123456789abcdef")
-
-
-def _batch(asked: dict[str, str], resolved: dict[str, str | None], names: list[str],
-           cwd: str | None) -> None:
-    # One line out, one answer in: git answers each line before reading the next (no
-    # --buffer), so neither pipe can fill up while the other waits.
-    proc = subprocess.Popen(("git", "cat-file", "--batch"), cwd=cwd, env=git_env(),
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL)
-    assert proc.stdin is not None and proc.stdout is not None  # noqa: S101  # PIPE above
-    stdin, stdout = proc.stdin, proc.stdout
-
-    def ask(line: str) -> tuple[bytes, bytes | None]:
-        stdin.write(line.encode("utf-8", "surrogateescape") + b"\n")
-        stdin.flush()
-        header = stdout.readline()
-        if header == f"{line} missing\n".encode("utf-8", "surrogateescape"):
-            return b"", None
-        fields = header.split()
-        if len(fields) != 3 or not _is_full_id(fields[0].decode("ascii", "replace")) \
-                or not fields[2].isdigit():
-            raise _BatchEnded  # not an answer this reads (or none): ask the usual way
-        size = int(fields[2])
-        body = stdout.read(size + 1)
-        if len(body) != size + 1:
-            raise _BatchEnded
-        return fields[0] + b" " + fields[1], body[:size]
-
+    shared = _SESSION is not None and _SESSION.cwd == cwd
+    batch = _SESSION if _SESSION is not None and shared else _Batch(cwd)
     try:
         found: dict[str, str | None] = {}
         for rev, line in asked.items():
-            header, body = ask(line)
-            object_id, _, kind = header.decode("ascii", "replace").partition(" ")
+            object_id, kind, body = batch.ask(line)
             tree = body.split(b"\n", 1)[0] if body is not None else b""
             if kind != "commit" or not tree.startswith(b"tree "):
-                found[rev] = None
+                if line != resolved.get(rev):  # else rev-parse's answer stands
+                    found[rev] = None
                 continue
             _TREES[object_id] = tree[5:].decode("ascii")
             found[rev] = object_id
         for commit in dict.fromkeys(c for c in [*found.values(), *resolved.values()] if c):
             for name in names:
                 spec = f"{commit}:{name}"
-                if spec not in _COMMITTED:
-                    header, body = ask(spec)
-                    _COMMITTED[spec] = body if header.endswith(b" blob") else None
+                if name and "\n" not in name and spec not in _COMMITTED:
+                    _id, kind, body = batch.ask(spec)
+                    _COMMITTED[spec] = body if kind == "blob" else None
         resolved.update(found)
+    except (_BatchEnded, OSError):  # e.g. git gone or the repository unreadable: ask as before
+        for rev in asked:
+            resolved[rev] = resolve_commit(rev, cwd=cwd)
     finally:
-        stdin.close()
-        stdout.close()
-        proc.wait()
+        if not shared:
+            batch.close()
+    return resolved

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from hooks.core.git import RepoPaths
     from hooks.receipt.signing import Signers
     from hooks.receipt.suite import Need
 
@@ -120,13 +121,19 @@ def check_committed(revs: Sequence[str], receipt: str | None,
                     signers: Signers | None = None) -> CheckResult:
     """Judge each of REVS by the policy committed in it, not the work tree's (see
     hooks/receipt/policy.py); ``policy_notes`` says where those differ and what a push changes."""
+    paths = git.repo_paths()
+    with git.batch_session(paths.root):  # the check's questions to cat-file: one process
+        return _check_committed(revs, receipt, policy_for, paths, require_log, signers)
+
+
+def _check_committed(revs: Sequence[str], receipt: str | None,
+                     policy_for: Callable[[Config], Policy], paths: RepoPaths,
+                     require_log: bool, signers: Signers | None) -> CheckResult:
     import json
 
     from hooks.core import config
     from hooks.receipt import policy
 
-    paths = git.repo_paths()
-    # the commits, their trees and their configs, in one process
     resolved = git.commits_and_files(revs, config.COMMITTED_FILES, cwd=paths.root)
     commits, _problems = resolve(revs, paths.root, resolved)
     configs = config.committed(commits, paths)
