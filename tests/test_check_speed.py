@@ -146,3 +146,19 @@ def test_a_receipt_whose_log_is_a_tracked_file_is_still_refused_in_the_batch(
     assert "output.log names docs/notes.txt, a file tracked in" in out, out
     receipt.write_text(text)
     assert run_check(repo, monkeypatch, capsys)[0] == 0
+
+
+def test_help_is_laid_out_when_printed_and_a_bad_metavar_still_refused() -> None:
+    """describe's text is filled (textwrap) and the width read (shutil) only for --help."""
+    from hooks.core.cmdline import ArgumentParser
+    from hooks.core.cmdline import describe
+
+    parser = ArgumentParser(prog="p")
+    describe(parser, "word " * 30, "p --x 1", notes=["note " * 20])
+    parser.add_argument("--x", metavar="N", help="an option")
+    with pytest.raises(ValueError, match="length of metavar tuple does not match nargs"):
+        parser.add_argument("--y", nargs=2, metavar=("A",))
+    text = parser.format_help()
+    assert "\n\n" + ("word " * 15).strip() + "\n" in text  # 78 columns: fifteen words a line
+    assert "example:\n  p --x 1\n" in text and ("note " * 15).strip() + "\n" in text
+    assert "--x N" in text and text == parser.format_help()
