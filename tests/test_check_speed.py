@@ -162,3 +162,37 @@ def test_help_is_laid_out_when_printed_and_a_bad_metavar_still_refused() -> None
     assert "\n\n" + ("word " * 15).strip() + "\n" in text  # 78 columns: fifteen words a line
     assert "example:\n  p --x 1\n" in text and ("note " * 15).strip() + "\n" in text
     assert "--x N" in text and text == parser.format_help()
+
+
+def test_policy_notes_follow_each_commit_and_the_remote_as_it_moves_in_one_process(
+        repo: Repo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Where each commit's change starts (git rev-list --boundary) is now asked early, while
+    the check works: the answer is still per commit, and a second check sees the remote move."""
+    repo.write(".receipt-hooks.toml", "test-command = 'true'\n")
+    base = repo.commit("base")
+    repo.add_remote()
+    repo.write("w.txt", "w\n")
+    repo.commit("w")  # on the remote too: y's change starts there, x2's at base
+    repo.git("push", "-q", "origin", "main")
+    repo.git("checkout", "-q", "-b", "x", base)
+    x = repo.commit("x", **{".receipt-hooks.toml": "test-command = 'false'\n"})
+    x2 = repo.commit("x2", **{"more.txt": "1\n"})
+    repo.git("checkout", "-q", "-b", "y", "main")
+    y = repo.commit("y", **{"other.txt": "1\n"})
+    changed = f"check-receipt: {x2[:7]}: the pushed commits change the policy (since {base[:7]})"
+    for revs in (["--rev", x2, "--rev", y], ["--rev", y, "--rev", x2]):
+        monkeypatch.chdir(repo.path)
+        code = check_receipt(revs)
+        out = capsys.readouterr()
+        assert code == 2 and changed in out.err, out  # no receipts: missing, and the note
+        assert f"{y[:7]}: the pushed commits change" not in out.err, out
+    # a check that stops early (a commit whose config is broken) leaves no answer behind
+    repo.git("checkout", "-q", "-b", "bad", "main")
+    bad = repo.commit("bad", **{".receipt-hooks.toml": "test-command = [\n"})
+    code = check_receipt(["--rev", x2, "--rev", bad])
+    out = capsys.readouterr()
+    assert code != 0 and f"{bad[:7]}: " in out.out + out.err, out
+    repo.git("push", "-q", "origin", f"{x}:refs/heads/x")  # x2's change now starts at x
+    code = check_receipt(["--rev", x2])
+    out = capsys.readouterr()
+    assert code == 2 and "pushed commits change the policy" not in out.err, out

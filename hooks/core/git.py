@@ -65,16 +65,21 @@ def run(
         capture_output=True,
         check=False,
     )
-    if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        text = message[-1] if message else f"git {args[0]} exited {proc.returncode}"
+    return _checked(args, proc.returncode, proc.stdout, proc.stderr)
+
+
+def _checked(args: tuple[str, ...], code: int, stdout: bytes, stderr: bytes) -> bytes:
+    """STDOUT of ``git ARGS`` that exited CODE; GitError with git's message when it failed."""
+    if code != 0:
+        message = stderr.decode("utf-8", "replace").strip().splitlines()
+        text = message[-1] if message else f"git {args[0]} exited {code}"
         if "not a git repository" in text:
             raise NotAGitRepository("not a git repository (nor any parent directory): run it "
                                     "inside the git work tree it is about")
         error = GitError(text)
-        error.stderr = proc.stderr.decode("utf-8", "surrogateescape")
+        error.stderr = stderr.decode("utf-8", "surrogateescape")
         raise error
-    return proc.stdout
+    return stdout
 
 
 def remote_refs(url: str, *refs: str, timeout: float = 15.0) -> dict[str, str] | None:
@@ -326,9 +331,41 @@ def diff_spec(base: str | None, target: str | None) -> list[str]:
 def unpublished(commit: str, cwd: str | None = None) -> tuple[bool, list[str]]:
     """Whether COMMIT's history has commits no remote-tracking ref has, and the boundary: the
     newest commits a remote has (none for a whole new history)."""
-    lines = text("rev-list", "--boundary", commit, "--not", "--remotes", cwd=cwd).splitlines()
+    args = _unpublished_args(commit)
+    started = _UNPUBLISHED.pop((commit, cwd), None)
+    if started is None:
+        lines = text(*args, cwd=cwd).splitlines()
+    else:
+        out, err = started.communicate()
+        lines = _checked(args, started.returncode, out, err).decode(
+            "utf-8", "surrogateescape").strip().splitlines()
     return (any(not line.startswith("-") for line in lines),
             [line[1:] for line in lines if line.startswith("-")])
+
+
+def _unpublished_args(commit: str) -> tuple[str, ...]:
+    return ("rev-list", "--boundary", commit, "--not", "--remotes")
+
+
+# (commit, cwd) -> its ``unpublished`` query, started early by ``start_unpublished`` so that git
+# walks while the check does its own work; ``batch_session`` ends any left unread
+_UNPUBLISHED: dict[tuple[str, str | None], subprocess.Popen[bytes]] = {}
+
+
+def start_unpublished(commits: Iterable[str], cwd: str | None = None) -> None:
+    """Start ``unpublished``'s git process for each of COMMITS now; it answers when asked."""
+    for commit in commits:
+        if (commit, cwd) not in _UNPUBLISHED:
+            _UNPUBLISHED[commit, cwd] = subprocess.Popen(
+                ("git", *_unpublished_args(commit)), cwd=cwd, env=git_env(),
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _end_unpublished() -> None:
+    while _UNPUBLISHED:
+        _key, proc = _UNPUBLISHED.popitem()
+        proc.kill()
+        proc.communicate()
 
 
 def merge_base(a: str, b: str) -> str | None:
@@ -543,7 +580,8 @@ _SESSION: _Batch | None = None
 @contextlib.contextmanager
 def batch_session(cwd: str | None) -> Iterator[None]:
     """Within it, ``commits_and_files`` and ``paths_in_commit`` (one path, from CWD) share one
-    ``cat-file --batch`` process, closed at the end: a check's questions in one process."""
+    ``cat-file --batch`` process, closed at the end: a check's questions in one process. Queries
+    ``start_unpublished`` started and nobody asked for end with it too."""
     global _SESSION  # noqa: PLW0603  # one session at a time, for the calls inside it
     outer, _SESSION = _SESSION, _Batch(cwd)
     try:
@@ -551,6 +589,7 @@ def batch_session(cwd: str | None) -> Iterator[None]:
     finally:
         _SESSION.close()
         _SESSION = outer
+        _end_unpublished()
 
 
 def _tracked_in_batch(batch: _Batch, commit: str, path: str) -> bool | None:

@@ -133,9 +133,11 @@ def _check_committed(revs: Sequence[str], receipt: str | None,
 
     from hooks.core import config
     from hooks.receipt import policy
+    from hooks.receipt import suite
 
     resolved = git.commits_and_files(revs, config.COMMITTED_FILES, cwd=paths.root)
     commits, _problems = resolve(revs, paths.root, resolved)
+    suite.start_change_bases(commits, paths.root)  # policy.changes asks for them at the end
     configs = config.committed(commits, paths)
     groups: dict[str, tuple[Config, list[str]]] = {}
     for commit in commits:

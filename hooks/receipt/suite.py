@@ -57,6 +57,13 @@ def changed_paths(commit: str, root: str) -> list[str]:
     return paths
 
 
+def start_change_bases(commits: list[str], root: str) -> None:
+    """Let git find what each of COMMITS' change is measured from while the caller does other
+    work (``change_bases`` then waits for the answer); nothing to start under pre-commit."""
+    if not (os.environ.get("PRE_COMMIT_FROM_REF") and os.environ.get("PRE_COMMIT_TO_REF")):
+        git.start_unpublished(commits, root)
+
+
 def change_bases(commit: str, root: str) -> list[str]:
     """What COMMIT's change is measured from: pre-commit's from-ref; else the commits no remote
     has yet start from their boundary (the empty tree for a whole new history); else (all on a
