@@ -541,13 +541,17 @@ class _Batch:
         self.cwd = cwd
         self._proc: subprocess.Popen[bytes] | None = None
 
-    def ask(self, line: str) -> tuple[str, str, bytes | None]:
-        """(id, type, content) of the object LINE names; ("", "", None) when there is none."""
+    def start(self) -> subprocess.Popen[bytes]:
         if self._proc is None:
             self._proc = subprocess.Popen(("git", "cat-file", "--batch"), cwd=self.cwd,
                                           env=git_env(), stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        stdin, stdout = self._proc.stdin, self._proc.stdout
+        return self._proc
+
+    def ask(self, line: str) -> tuple[str, str, bytes | None]:
+        """(id, type, content) of the object LINE names; ("", "", None) when there is none."""
+        proc = self.start()
+        stdin, stdout = proc.stdin, proc.stdout
         assert stdin is not None and stdout is not None  # noqa: S101  # PIPE above
         asked = line.encode("utf-8", "surrogateescape")
         stdin.write(asked + b"\n")
@@ -578,13 +582,20 @@ _SESSION: _Batch | None = None
 
 
 @contextlib.contextmanager
-def batch_session(cwd: str | None) -> Iterator[None]:
+def batch_session(cwd: str | None, start: bool = False) -> Iterator[None]:
     """Within it, ``commits_and_files`` and ``paths_in_commit`` (one path, from CWD) share one
     ``cat-file --batch`` process, closed at the end: a check's questions in one process. Queries
-    ``start_unpublished`` started and nobody asked for end with it too."""
+    ``start_unpublished`` started and nobody asked for end with it too. START: start git now,
+    to have it ready when the first question comes (the caller has modules to load first).
+    A session inside one for the same CWD is that one."""
     global _SESSION  # noqa: PLW0603  # one session at a time, for the calls inside it
+    if _SESSION is not None and _SESSION.cwd == cwd:
+        yield
+        return
     outer, _SESSION = _SESSION, _Batch(cwd)
     try:
+        if start:
+            _SESSION.start()
         yield
     finally:
         _SESSION.close()
