@@ -153,7 +153,8 @@ QUIET = [  # (why, path, content): near misses, most of them from real history
     ("a summary line inside pytester's test data", "tests/test_a.py",
      "def test_a(pytester):\n    pytester.makepyfile(\"os.write(1, b'3 passed')\")\n"),
     ("a CLI's own exit", "lib/cli/cli.js", "if (done) {\n  process.exit(0);\n}\n"),
-    ("a binary's own exit", "crates/core/messages.rs", "fn quit() {\n    std::process::exit(0);\n}\n"),
+    ("a binary's own exit", "crates/core/messages.rs",
+     "fn quit() {\n    std::process::exit(0);\n}\n"),
     ("Go's helper-process idiom", "pay/exec_test.go",
      "func TestHelperProcess(t *testing.T) {\n"
      "\tif os.Getenv(\"GO_WANT_HELPER_PROCESS\") != \"1\" {\n\t\treturn\n\t}\n"
