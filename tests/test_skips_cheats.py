@@ -135,6 +135,10 @@ QUIET = [  # (why, path, content): near misses, most of them from real history
     ("a try that asserts nothing: the except only ignores the code's own failure",
      "tests/test_a.py", "def test_a():\n    try:\n        func()\n    except AssertionError:\n"
                         "        pass\n    assert counter[0] == 2\n"),
+    ("a retry loop: what follows the loop decides", "tests/test_a.py",
+     "def test_a():\n    for _ in range(5):\n        try:\n            assert ready()\n"
+     "            break\n        except AssertionError:\n            pass\n"
+     "    else:\n        pytest.fail('never ready')\n"),
     ("an except that re-raises", "tests/test_a.py",
      "def test_a():\n    try:\n        assert f()\n    except AssertionError:\n        raise\n"),
     ("a conftest that fails a run harder", "conftest.py",

@@ -49,24 +49,30 @@ def _asserts(body: Sequence[ast.stmt]) -> bool:
     return False
 
 
+def _leaves_early(body: Sequence[ast.stmt]) -> bool:
+    """BODY breaks or returns: a retry loop, where what follows the loop decides."""
+    return any(isinstance(n, (ast.Break, ast.Return)) for s in body for n in ast.walk(s))
+
+
 def _does_nothing(stmt: ast.stmt) -> bool:
-    return isinstance(stmt, (ast.Pass, ast.Continue)) or (
+    return isinstance(stmt, ast.Pass) or (
         isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
         and stmt.value.value is Ellipsis)
 
 
 @functools.lru_cache(maxsize=8)
 def _swallowing_lines(text: str) -> frozenset[int]:
-    """The lines of do-nothing handler bodies (``pass``, ``...``, ``continue``) of excepts
-    that catch a failing assertion from a try block that asserts, with no ``else:`` (the old
-    'expect it to raise' form fails in its else)."""
+    """The lines of do-nothing handler bodies (``pass``, ``...``) of excepts that catch a
+    failing assertion from a try block that asserts, with no ``else:`` (the old 'expect it to
+    raise' form fails in its else) and no ``break`` or ``return`` (a retry loop)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
     found: set[int] = set()
     for node in ast.walk(tree):
-        if not isinstance(node, ast.Try) or node.orelse or not _asserts(node.body):
+        if not isinstance(node, ast.Try) or node.orelse or not _asserts(node.body) \
+                or _leaves_early(node.body):
             continue
         for handler in node.handlers:
             if _caught_names(handler.type) & _CATCHES_ASSERT and all(
