@@ -198,3 +198,20 @@ def precommit_config(hook_repo: tuple[str, str], *hooks: str, args: Sequence[str
         if args:
             lines.append(f"        args: [{', '.join(args)}]")
     return "\n".join(lines) + "\n"
+
+
+def scan_new_file(path: str, text: str, capsys: pytest.CaptureFixture[str],
+                  enabled: frozenset[str] = frozenset()) -> tuple[int, str]:
+    """The hook's core and report, in process, on a file the change adds whole (every line is
+    an added line, as when it is staged new): the exit code and what the hook prints."""
+    from hooks.skips import packs_for
+    from hooks.skips.allowances import DEFAULT_TICKET
+    from hooks.skips.report import report
+    from hooks.skips.scan import FileScan
+
+    scan = FileScan(path, packs_for(path), text)
+    hits = scan.hits(scan.candidates(list(enumerate(scan.raw_lines(), 1)), enabled))
+    capsys.readouterr()
+    code = report([(hit, scan) for hit in hits], allow=True, ticket=DEFAULT_TICKET, fmt="text",
+                  prog="no-inserted-skips")
+    return code, capsys.readouterr().out
