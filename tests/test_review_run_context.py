@@ -15,6 +15,7 @@ import pytest
 from conftest import Repo
 
 from hooks.receipt.keyed import judged_argv
+from hooks.receipt.keyed import same_command
 from hooks.receipt.narrowing import narrowing_flags
 from hooks.receipt.runner_args import normalised
 
@@ -110,6 +111,17 @@ CHDIR_WRAPPERS = [
 
 
 @pytest.mark.parametrize("command", CHDIR_WRAPPERS, ids=lambda c: " ".join(c[:3]))
+def test_a_run_in_another_directory_is_not_the_suite(command: tuple[str, ...]) -> None:
+    """The check's two verdicts on each wrapper, in process: another command than the configured
+    suite (wrong trial), and with no config a narrowed run (runs in ../good)."""
+    recorded = judged_argv({"argv": list(command)})
+    assert recorded is not None
+    assert not same_command(recorded, CONFIG.split('"')[1])
+    assert "runs in ../good" in narrowing_flags(recorded)
+
+
+@pytest.mark.parametrize("command", [CHDIR_WRAPPERS[0], CHDIR_WRAPPERS[-1]],
+                         ids=lambda c: " ".join(c[:3]))
 def test_a_run_in_another_directory_does_not_vouch(repo: Repo, command: tuple[str, ...]) -> None:
     repo.write("tests/test_bad.py", BAD)
     repo.write(".receipt-hooks.toml", CONFIG)
@@ -241,12 +253,21 @@ def test_pytest_plugins_variable_is_read_as_plugins() -> None:
     assert normalised(["env", "PYTEST_PLUGINS=a", "pytest"]) != normalised(["pytest"])
 
 
-@pytest.mark.parametrize(("option", "narrows"), [
+OVERRIDE_INI = [
     ("python_files=test_ok.py", True),
     ("testpaths=nothing", True),
     ("addopts=-k ok", True),
     ("console_output_style=classic", False),
-])
+]
+
+
+@pytest.mark.parametrize(("option", "narrows"), OVERRIDE_INI)
+def test_override_ini_is_narrowing_unless_it_only_changes_the_report(
+        option: str, narrows: bool) -> None:
+    assert ("-o" in narrowing_flags([*SUITE, "-o", option])) is narrows
+
+
+@pytest.mark.parametrize(("option", "narrows"), OVERRIDE_INI[2:])
 def test_override_ini_narrows_unless_it_only_changes_the_report(
         repo: Repo, option: str, narrows: bool) -> None:
     repo.write("tests/test_ok.py", GOOD)
