@@ -97,9 +97,11 @@ def git(repo: Path, *args: str) -> str:
 class Repo:
     """A temporary git repository with a few helpers; ``remote`` is a real bare repository."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, init: bool = True) -> None:
+        """INIT false: PATH already is a repository (a copy of a fixture's template, say)."""
         self.path = path
-        git(path.parent, "init", "-q", "--template=", str(path))
+        if init:
+            git(path.parent, "init", "-q", "--template=", str(path))
 
     def git(self, *args: str) -> str:
         return git(self.path, *args)
