@@ -7,10 +7,13 @@ builds the hook environment for this package once.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -88,6 +91,24 @@ def run(argv: Sequence[str], cwd: Path | str, *, stdin: str | None = None,
     )
     return Result(proc.returncode, proc.stdout.decode("utf-8", "replace"),
                   proc.stderr.decode("utf-8", "replace"))
+
+
+def in_process(main: Callable[[list[str]], int], argv: Sequence[str], cwd: Path | str) -> Result:
+    """A command's ``main(argv)`` called in this process from CWD, as its console script calls
+    it: the exit code it returns (or argparse's SystemExit), and what it wrote to stdout and
+    stderr. For the cases of a behaviour whose process wiring one process test already covers."""
+    out, err = io.StringIO(), io.StringIO()
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(argv))
+            except SystemExit as e:  # argparse's usage errors
+                code = e.code if isinstance(e.code, int) else 1
+    finally:
+        os.chdir(before)
+    return Result(code, out.getvalue(), err.getvalue())
 
 
 def git(repo: Path, *args: str) -> str:
