@@ -111,6 +111,14 @@ def in_process(main: Callable[[list[str]], int], argv: Sequence[str], cwd: Path 
     return Result(code, out.getvalue(), err.getvalue())
 
 
+def receipt_check(cwd: Path | str, *args: str) -> Result:
+    """``receipt check`` through the CLI's main in process: its verdict, exit code and messages
+    (the console script and the hook's process have their own tests)."""
+    from hooks import cli
+
+    return in_process(cli.main, ["check", *args], cwd)
+
+
 def git(repo: Path, *args: str) -> str:
     proc = subprocess.run(("git", *args), cwd=repo, capture_output=True,
                           check=False)
