@@ -119,6 +119,14 @@ def receipt_check(cwd: Path | str, *args: str) -> Result:
     return in_process(cli.main, ["check", *args], cwd)
 
 
+def check_receipt(cwd: Path | str, *args: str) -> Result:
+    """The check-receipt hook's main in process: its verdict, exit code and messages (the
+    console script, stdin and the hook under pre-commit have their own tests)."""
+    from hooks import check_receipt as hook
+
+    return in_process(hook.main, args, cwd)
+
+
 def git(repo: Path, *args: str) -> str:
     proc = subprocess.run(("git", *args), cwd=repo, capture_output=True,
                           check=False)

@@ -12,7 +12,7 @@ import pytest
 from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import Result
-from conftest import in_process
+from conftest import check_receipt
 
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
@@ -34,11 +34,9 @@ def edit_receipt(repo: Repo, **changes: Any) -> None:
 
 
 def check(repo: Repo, *args: str) -> Result:
-    """check-receipt's main in process: the verdicts' exit codes and messages. The process
-    itself (console script, stdin, stderr, a path that could hang) has tests of its own."""
-    from hooks.check_receipt import main
-
-    return in_process(main, args, repo.path)
+    """In process: the verdicts' exit codes and messages. The process itself (console script,
+    stdin, stderr, a path that could hang) has tests of its own (check_process)."""
+    return check_receipt(repo.path, *args)
 
 
 def check_process(repo: Repo, *args: str, **kw: Any) -> Result:

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from conftest import Repo
+from conftest import check_receipt
 
 from hooks.receipt.testcounts import TestCounter
 
@@ -72,7 +73,7 @@ def test_output_without_a_summary_counts_nothing(repo: Repo) -> None:
     repo.run("receipt", "run", "--", PY, "-c", "print('all tests passed, trust me')")
     data = json.loads((repo.path / "artifacts/test-receipt.json").read_text())
     assert data["tests"] is None
-    assert repo.run("check-receipt").code == 0  # not counted is not "zero counted"...
-    strict = repo.run("check-receipt", "--require-tests")  # ...unless counts are required
+    assert check_receipt(repo.path).code == 0  # not counted is not "zero counted"...
+    strict = check_receipt(repo.path, "--require-tests")  # ...unless counts are required
     assert strict.code == 4
     assert "no test counts were recognised in the output of" in strict.out
