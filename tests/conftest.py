@@ -111,12 +111,16 @@ def in_process(main: Callable[[list[str]], int], argv: Sequence[str], cwd: Path 
     return Result(code, out.getvalue(), err.getvalue())
 
 
-def receipt_check(cwd: Path | str, *args: str) -> Result:
-    """``receipt check`` through the CLI's main in process: its verdict, exit code and messages
-    (the console script and the hook's process have their own tests)."""
+def receipt_main(cwd: Path | str, *argv: str) -> Result:
+    """``receipt ARGV`` through the CLI's main in process: exit code and messages (the console
+    script and each command's process wiring have their own tests)."""
     from hooks import cli
 
-    return in_process(cli.main, ["check", *args], cwd)
+    return in_process(cli.main, argv, cwd)
+
+
+def receipt_check(cwd: Path | str, *args: str) -> Result:
+    return receipt_main(cwd, "check", *args)
 
 
 def check_receipt(cwd: Path | str, *args: str) -> Result:
