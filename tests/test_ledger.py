@@ -51,7 +51,8 @@ def test_a_blank_hypothesis_is_refused_and_nothing_written(repo: Repo) -> None:
 
 
 def test_resolve_list_and_open(repo: Repo) -> None:
-    first = receipt_main(repo.path, "ledger", "add", "cache is stale", "--test", "make t").out.strip()
+    first = receipt_main(repo.path, "ledger", "add", "cache is stale", "--test",
+                         "make t").out.strip()
     second = receipt_main(repo.path, "ledger", "add", "clock skew", "--test", "date").out.strip()
     result = receipt_main(repo.path, "ledger", "resolve", first, "--status", "refuted",
                       "--evidence", "receipt a5870f2: cache cleared, still failing")
