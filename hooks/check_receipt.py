@@ -1,8 +1,9 @@
 """Hook ``check-receipt`` (and ``receipt check``): refuse a push whose commit has no valid receipt.
 
 Which commits: with ``--git-pre-push`` (a plain git pre-push hook), every ref line git sends on
-stdin; ``--rev`` when given; under pre-commit, ``PRE_COMMIT_TO_REF`` or else
-``PRE_COMMIT_LOCAL_BRANCH`` (pre-commit gives hooks no stdin); otherwise HEAD.
+stdin but notes; ``--rev`` when given; under pre-commit, ``PRE_COMMIT_TO_REF`` or else
+``PRE_COMMIT_LOCAL_BRANCH`` (pre-commit gives hooks no stdin), or HEAD's unpushed commits when
+that first ref is notes (see hooks/receipt/pushed.py); otherwise HEAD.
 """
 
 from __future__ import annotations
@@ -91,12 +92,16 @@ def _compiled(pattern: str | None) -> re.Pattern[str] | None:
 
 
 def revisions(args: argparse.Namespace) -> list[str]:
+    from hooks.receipt import pushed
     from hooks.receipt.check import commits_from_pre_push_stdin
 
     if args.git_pre_push:
         return commits_from_pre_push_stdin(sys.stdin.read() if sys.stdin else "")
     if args.rev:
         return list(args.rev)
+    not_code = pushed.first_ref_not_code()
+    if not_code:
+        return pushed.instead_of(not_code)
     if os.environ.get("PRE_COMMIT_TO_REF"):
         return [os.environ["PRE_COMMIT_TO_REF"]]
     if os.environ.get("PRE_COMMIT_LOCAL_BRANCH"):

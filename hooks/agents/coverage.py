@@ -78,7 +78,9 @@ class Coverage:
 def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
     root = paths.root
     receipt_path, log_path = model.resolve_paths(root, None, None)
-    leave_out = [model.repo_relative(root, p) for p in (receipt_path, log_path)]
+    own = model.Written(model.repo_relative(root, receipt_path),
+                        model.repo_relative(root, log_path))
+    left_out = own.and_ignored(policy.ignore)
     memo = model.memo_dir(paths)
     verdict_policy = Policy(require_tests=policy.require_tests,
                             allow_narrowing=bool(policy.test_commands))
@@ -109,7 +111,7 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
             commands = [model.rerun_hint(loaded.data)]
     if not commands:
         commands = [rerun_command(None)]
-    tree = snapshot.take(root, leave_out, policy.ignore).tree
+    tree = snapshot.take(root, own.paths, left_out).tree
     result = Coverage(tree, judged, commands, None)
     if not result.any_green:  # nothing green to compare with: what HEAD holds is the baseline
         head = git.head_commit(root)
@@ -118,5 +120,5 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
         elif git.tree_of(head, root) == tree:  # one call when the agent left HEAD as it was
             result.head_tree = tree
         else:
-            result.head_tree = git.tree_without(head, leave_out, root, policy.ignore)
+            result.head_tree = git.tree_without(head, own.paths, root, left_out)
     return result

@@ -86,12 +86,16 @@ class CheckResult:
 def commits_from_pre_push_stdin(data: str) -> list[str]:
     """Commit ids from git's pre-push lines '<local ref> <local id> <remote ref> <remote id>'.
 
-    A local id of all zeros (40 for SHA-1, 64 for SHA-256) is a deletion: nothing to vouch for.
+    A local id of all zeros (40 for SHA-1, 64 for SHA-256) is a deletion: nothing to vouch for;
+    a remote ref that is not code (notes: the receipts themselves) is not judged.
     """
+    from hooks.receipt.pushed import is_code
+
     commits: list[str] = []
     for line in data.splitlines():
         parts = line.split()
-        if len(parts) == 4 and not git.is_null_id(parts[1]) and parts[1] not in commits:
+        if len(parts) == 4 and not git.is_null_id(parts[1]) and is_code(parts[2]) \
+                and parts[1] not in commits:
             commits.append(parts[1])
     return commits
 
@@ -233,7 +237,9 @@ class _Judge:
         found: list[Finding] = []
         for need in suite.needs(self.policy_file, commit, self.root):
             from_files = self.need(commit, need, loaded) if self.files else []
-            found += self.from_notes(commit, need.command, from_files)
+            said = {f.message for f in found}  # a malformed file is one finding, not one a need
+            found += [f for f in self.from_notes(commit, need.command, from_files)
+                      if f.message not in said]
         return found
 
     def from_notes(self, commit: str, command: str | None,
@@ -260,11 +266,14 @@ class _Judge:
         from hooks.receipt import keyed
 
         argv = keyed.configured_argv(need.command)
+        run = "receipt run" if need.route is None else rerun_command(argv)
+        if any(f.code == model.INVALID for f in loaded.findings):
+            # malformed: refused whatever else vouches, as a malformed keyed file or note is
+            return self.receipt(commit, loaded, self.result.shown, rerun=run)
         recorded = keyed.judged_argv(loaded.data) if loaded.data is not None else None
         last_run_is_it = recorded is not None and keyed.same_command(recorded, need.command)
         if last_run_is_it:
             return self.receipt(commit, loaded, self.result.shown, narrowing_ok=True)
-        run = "receipt run" if need.route is None else rerun_command(argv)
         wrong = [] if loaded.data is None else [Finding(
             f"wrong trial: {git.short(commit)}: the receipt ran "
             f"{quoted(keyed.described(loaded.data))}, "

@@ -34,9 +34,9 @@ class Destinations:
         self.log_rel = log_rel
 
     @property
-    def leave_out(self) -> list[str]:
-        """The repo-relative paths the tree snapshot leaves out."""
-        return [p for p in (self.receipt_rel, self.log_rel) if p and not os.path.isabs(p)]
+    def written(self) -> model.Written:
+        """What the run writes in the work tree: left out of the tree snapshot."""
+        return model.Written(self.receipt_rel, self.log_rel)
 
 
 def _named(option: str, given: str | None, shown: str) -> str:

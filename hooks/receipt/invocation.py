@@ -30,13 +30,17 @@ class Invocation:
     ``vitest``, ``mocha``, ``go``, ``cargo``, ``node``, ``bun``, ``script:NAME``) or, for any
     other program, its name; ``args`` are the runner's own arguments; ``stripped`` what came
     before them; ``env`` the variables the command line sets; ``errexit``: run by ``sh -e``;
-    ``chdir`` where it runs, relative to where the command started (``.``: there)."""
+    ``chdir`` where it runs, relative to where the command started (``.``: there);
+    ``python_options`` the letters of the Python interpreter's options before it that change
+    what the tests check (``O`` once per ``-O``; ``E``/``I``: it ignores PYTHONOPTIMIZE)."""
 
-    __slots__ = ("args", "chdir", "env", "errexit", "known", "runner", "stripped")
+    __slots__ = ("args", "chdir", "env", "errexit", "known", "python_options", "runner",
+                 "stripped")
 
     def __init__(self, runner: str, args: tuple[str, ...], stripped: tuple[str, ...] = (),
                  env: tuple[tuple[str, str], ...] = (), known: bool = True,
-                 errexit: bool = False, chdir: str = directories.ROOT) -> None:
+                 errexit: bool = False, chdir: str = directories.ROOT,
+                 python_options: str = "") -> None:
         self.runner = runner
         self.args = args
         self.stripped = stripped
@@ -44,10 +48,11 @@ class Invocation:
         self.known = known
         self.errexit = errexit
         self.chdir = chdir
+        self.python_options = python_options
 
     def _fields(self) -> tuple[object, ...]:
         return (self.runner, self.args, self.stripped, self.env, self.known, self.errexit,
-                self.chdir)
+                self.chdir, self.python_options)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Invocation) and self._fields() == other._fields()
@@ -64,6 +69,22 @@ class Invocation:
     def kind(self) -> str:
         """The runner family: ``script`` for every package-manager script."""
         return self.runner.split(":", 1)[0]
+
+    @property
+    def optimize(self) -> int:
+        """Python's optimisation level for the command (``sys.flags.optimize``): the larger of
+        its interpreter's ``-O`` count and PYTHONOPTIMIZE set for it, which CPython reads as a
+        number, any other non-empty text as 1. Above 0, Python strips every ``assert`` that
+        pytest does not rewrite (helpers, the code under test)."""
+        level = self.python_options.count("O")
+        value = dict(self.env).get("PYTHONOPTIMIZE", "")
+        if not value or "E" in self.python_options or "I" in self.python_options:
+            return level
+        try:
+            number = int(value)
+        except ValueError:
+            number = 1
+        return max(level, number if number >= 0 else 1)
 
 
 def _name(word: str) -> str:
@@ -181,8 +202,10 @@ def _script(program: str, words: Sequence[str], env: tuple[tuple[str, str], ...]
 
 def _python(words: Sequence[str], env: tuple[tuple[str, str], ...],
             stripped: tuple[str, ...], chdir: str) -> list[Invocation]:
-    """``python [options] (-m MODULE | SCRIPT | -c CODE) ARGS``: the module or script runs."""
+    """``python [options] (-m MODULE | SCRIPT | -c CODE) ARGS``: the module or script runs,
+    carrying the interpreter's options that change what the tests check (``-O``)."""
     i = 1
+    options = ""  # the letters of programs.PYTHON_CHECK_OPTIONS given, in order
     while i < len(words):
         word = words[i]
         if word == "--" or not word.startswith("-") or word == "-":
@@ -200,20 +223,31 @@ def _python(words: Sequence[str], env: tuple[tuple[str, str], ...],
                 head = stripped + tuple(words[:i + 1])
                 if letter == "c":
                     return [Invocation(f"{_name(words[0])} -c", (target, *words[after:]), head,
-                                       env, known=False, chdir=chdir)]
-                return parse_words([target, *words[after:]], env, head, chdir)
+                                       env, known=False, chdir=chdir, python_options=options)]
+                return _under_python(parse_words([target, *words[after:]], env, head, chdir),
+                                     options)
             if letter in programs.PYTHON_VALUE_OPTIONS:
                 taken = 0 if attached else 1
                 break
+            if letter in programs.PYTHON_CHECK_OPTIONS:
+                options += letter
         i += 1 + taken
     if i >= len(words):
         return [Invocation(_name(words[0]), (), stripped + tuple(words), env, known=False,
-                           chdir=chdir)]
+                           chdir=chdir, python_options=options)]
     script = parse_words(words[i:], env, stripped + tuple(words[:i]), chdir)
     if script and not script[0].known:  # python t.py: the script is the program
         return [Invocation(_name(words[0]), tuple(words[i:]), stripped + tuple(words[:i]), env,
-                           known=False, chdir=chdir)]
-    return script
+                           known=False, chdir=chdir, python_options=options)]
+    return _under_python(script, options)
+
+
+def _under_python(found: list[Invocation], options: str) -> list[Invocation]:
+    """FOUND, run by an interpreter given OPTIONS (see programs.PYTHON_CHECK_OPTIONS)."""
+    if not options:
+        return found
+    return [Invocation(inv.runner, inv.args, inv.stripped, inv.env, inv.known, inv.errexit,
+                       inv.chdir, options + inv.python_options) for inv in found]
 
 
 def _node(words: Sequence[str], env: tuple[tuple[str, str], ...],
@@ -238,7 +272,7 @@ def _shell(words: Sequence[str], env: tuple[tuple[str, str], ...],
                            known=False, chdir=chdir)]
     text, errexit, used = found
     return [Invocation(inv.runner, inv.args, inv.stripped, inv.env, inv.known, errexit=errexit,
-                       chdir=inv.chdir)
+                       chdir=inv.chdir, python_options=inv.python_options)
             for inv in _segments(text, env, stripped + tuple(words[:used]), chdir)]
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import posixpath
 import shlex
 from collections.abc import Sequence
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 KEYED_DIR = "receipts"
+KEY_LENGTH = 20  # hex digits of the command's digest in a keyed file's name
 
 
 def comparable(argv: Sequence[str]) -> tuple[tuple[str, ...], ...]:
@@ -87,9 +89,19 @@ def same_command(recorded: Sequence[str], configured: str) -> bool:
 
 def key_of(argv: Sequence[str]) -> str:
     text = json.dumps(comparable(argv), separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:20]
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:KEY_LENGTH]
 
 
 def keyed_path(receipt_path: str, argv: Sequence[str]) -> str:
     """The per-command file beside RECEIPT_PATH for ARGV."""
     return os.path.join(os.path.dirname(receipt_path), KEYED_DIR, f"{key_of(argv)}.json")
+
+
+def keyed_glob(receipt_rel: str) -> str:
+    """Every per-command file beside the repo-relative RECEIPT_REL, whatever its command, as a
+    config glob (``artifacts/receipts/<key>.json``); only names of that form, so no other file
+    that happens to sit there matches."""
+    directory = "".join("\\" + c if c in "*?[]\\" else c
+                        for c in posixpath.dirname(receipt_rel))
+    name = "[0-9a-f]" * KEY_LENGTH + ".json"
+    return posixpath.join(directory, KEYED_DIR, name)

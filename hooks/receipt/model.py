@@ -38,6 +38,25 @@ def resolve_paths(root: str, receipt: str | None, log: str | None) -> tuple[str,
     return receipt_path, log_path
 
 
+class Written:
+    """Every file ``receipt run`` writes in the work tree, each left out of the tree a receipt
+    records and, the same way, of the commit's tree it is compared with, so committing them
+    changes nothing: the receipt and its log (``paths``), and the per-command copies beside the
+    receipt (``globs``, config glob syntax: their names vary with the command)."""
+
+    __slots__ = ("globs", "paths")
+
+    def __init__(self, receipt_rel: str, log_rel: str | None) -> None:
+        from hooks.receipt.keyed import keyed_glob
+
+        self.paths = [p for p in (receipt_rel, log_rel) if p and not os.path.isabs(p)]
+        self.globs = [keyed_glob(receipt_rel)] if receipt_rel in self.paths else []
+
+    def and_ignored(self, ignore: list[str]) -> list[str]:
+        """IGNORE (the config's globs) with these files' globs: the globs to leave out."""
+        return [*ignore, *self.globs]
+
+
 def repo_relative(root: str, path: str) -> str:
     rel = os.path.relpath(path, root)
     return path if rel.startswith("..") else rel.replace(os.sep, "/")

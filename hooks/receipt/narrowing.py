@@ -102,6 +102,8 @@ def narrowing_of(inv: Invocation) -> list[str]:
     """What in INV's own arguments runs less than the whole suite, as the user wrote it."""
     moved = inv.chdir != ROOT and inv.runner not in CD_COMMANDS  # where a cd runs: no matter
     found = [f"runs in {inv.chdir}"] if moved else []
+    if inv.optimize:
+        found.append(f"{optimized(inv)} strips asserts")
     flags = NARROWING.get(inv.kind)
     rule = POSITIONALS.get(inv.kind)
     if flags is None or rule is None:
@@ -119,6 +121,14 @@ def narrowing_of(inv: Invocation) -> list[str]:
         if narrows and arg.shown() not in found:
             found.append(arg.shown())
     return found
+
+
+def optimized(inv: Invocation) -> str:
+    """How INV came to run under Python's optimisation: ``python -O``, ``PYTHONOPTIMIZE=1``."""
+    level = inv.python_options.count("O")
+    if level >= inv.optimize:
+        return "python -" + "O" * level
+    return f"PYTHONOPTIMIZE={dict(inv.env).get('PYTHONOPTIMIZE', '')}"
 
 
 def narrowing_flags(argv: Sequence[str]) -> list[str]:

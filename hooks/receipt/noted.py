@@ -30,7 +30,7 @@ class NotedReceipts:
         self.commits = list(commits)
         self.root = root
         self.ignore = list(ignore)
-        self.own = [p for p in (receipt_shown, model.DEFAULT_LOG) if not p.startswith("/")]
+        self.own = model.Written(receipt_shown, model.DEFAULT_LOG)
         self.notes_revs = list(notes_revs)
         self.trees: dict[str, list[str]] | None = None
         self.found: dict[str, list[dict[str, Any]]] = {}
@@ -45,8 +45,8 @@ class NotedReceipts:
         for commit in unnoted:
             # a bare repository cannot build one: the full tree was still asked for
             with contextlib.suppress(git.GitError):
-                trees[commit].append(git.tree_without(commit, self.own, self.root,
-                                                      self.ignore))
+                trees[commit].append(git.tree_without(commit, self.own.paths, self.root,
+                                                      self.own.and_ignored(self.ignore)))
         more = {t[1] for t in trees.values() if len(t) > 1} - set(self.found)
         if more:
             self.found.update(receipts_for(more, self.notes_revs, cwd=self.root))

@@ -92,6 +92,9 @@ BIN_RUNNERS = frozenset({"yarn", "pnpm", "bun"})
 
 PYTHON = re.compile(r"^(?:python(?:\d+(?:\.\d+)*)?[dmtw]?|pypy\d*(?:\.\d+)*)(?:\.exe)?$")
 PYTHON_VALUE_OPTIONS = "WX"  # -W arg, -X opt: attached or the next word
+# The interpreter's options that change what the tests check: -O strips asserts (and -OO
+# docstrings); -E and -I make it ignore PYTHONOPTIMIZE, which does the same as -O.
+PYTHON_CHECK_OPTIONS = "OEI"
 PYTHON_LONG_VALUE_OPTIONS = frozenset({"--check-hash-based-pycs"})
 NODE_VALUE_OPTIONS = frozenset({"-r", "--require", "--import", "--loader",
                                 "--experimental-loader", "-C", "--conditions", "--input-type",

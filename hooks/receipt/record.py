@@ -66,9 +66,11 @@ def run(
     argv = command_argv(command, shell)
     stored = stored_argv.store(argv)
     head = git.head_commit(root)
-    head_tree = (git.tree_without(head, where.leave_out, root, ignore) if head and ignore
+    own = where.written
+    left_out = own.and_ignored(ignore)
+    head_tree = (git.tree_without(head, own.paths, root, left_out) if head and left_out
                  else git.tree_of(head, root) if head else git.empty_tree(root))
-    before = snapshot.take(root, where.leave_out, ignore, expect=head_tree)
+    before = snapshot.take(root, own.paths, left_out, expect=head_tree)
     judged = judged_argv({"argv": argv, **context}) or argv
     if reuse:
         from hooks.receipt.reuse import reusable
@@ -109,7 +111,7 @@ def run(
     duration = round(time.monotonic() - t0, 3)
     finished = utc_now()
 
-    after = snapshot.take(root, where.leave_out, ignore, expect=before.tree)
+    after = snapshot.take(root, own.paths, left_out, expect=before.tree)
     hidden = list(dict.fromkeys(before.hidden + after.hidden))
     tests = counter.result()
     if junit:

@@ -91,10 +91,13 @@ DEFAULT_SYNTAX = Syntax()
 
 # Variables a runner reads as one option per comma-separated value: (runner, option).
 ENV_AS_OPTION: dict[str, tuple[str, str]] = {"PYTEST_PLUGINS": ("pytest", "-p")}
-# Every variable that adds to what a runner selects: ``receipt run`` records those set in its
-# environment, and the check reads them as part of the command.
+# Variables the interpreter under a runner reads that change what the tests check (see
+# Invocation.optimize).
+INTERPRETER_VARIABLES = ("PYTHONOPTIMIZE",)
+# Every variable that adds to what a runner selects or checks: ``receipt run`` records those
+# set in its environment, and the check reads them as part of the command.
 RUNNER_VARIABLES = tuple(sorted({name for s in SYNTAX.values() for name in s.env_args}
-                                | set(ENV_AS_OPTION)))
+                                | set(ENV_AS_OPTION) | set(INTERPRETER_VARIABLES)))
 
 # What only changes how the results are shown or written down, by runner; dropped when two
 # commands are compared. An entry "-p=no:cacheprovider" is one option with one value.
@@ -240,6 +243,8 @@ def normalised_invocation(inv: Invocation) -> tuple[str, ...]:
     words = [inv.runner]
     if inv.chdir != ".":  # the same runner in another directory is another suite
         words.append(f"cd={inv.chdir}")
+    if inv.optimize:  # asserts stripped: the same tests check less
+        words.append(f"optimize={inv.optimize}")
     for arg in read_args(inv):
         if _output_only(arg, dropped):
             continue
@@ -255,6 +260,6 @@ def normalised_invocation(inv: Invocation) -> tuple[str, ...]:
 
 def normalised(argv: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """ARGV made comparable, one tuple per simple command: equal for ``python -m pytest -q``,
-    ``.venv/bin/pytest`` and ``pytest``; different when they select different tests or run
-    in another directory."""
+    ``.venv/bin/pytest`` and ``pytest``; different when they select different tests, run
+    in another directory or under ``python -O``."""
     return tuple(normalised_invocation(inv) for inv in invocations(argv))

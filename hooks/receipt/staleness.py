@@ -1,18 +1,18 @@
 """Is a commit the tree a receipt tested, and if not, what changed?
 
-The tree a receipt vouches for leaves out the receipt and log and the ``ignored`` globs it
-records (the repository's bookkeeping: the ledger, the skip baseline). The commit's side is
-computed from the commit alone, with the same globs, so the answer is the same on the machine
-that ran the tests, in CI and on a server. A config whose ``ignore`` now counts paths the
-receipt left out makes it stale, and the message says that, not that files changed.
+The tree a receipt vouches for leaves out what ``receipt run`` writes (``model.Written``: the
+receipt, its log, the per-command copies) and the ``ignored`` globs it records (the
+repository's bookkeeping: the ledger, the skip baseline). The commit's side is computed from
+the commit alone, with the same globs, so the answer is the same on the machine that ran the
+tests, in CI and on a server. A config whose ``ignore`` now counts paths the receipt left out
+makes it stale, and the message says that, not that files changed.
 """
 
 from __future__ import annotations
 
-import os
-
 from hooks.core import git
 from hooks.core.text import printable_path
+from hooks.receipt.model import Written
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,10 +31,10 @@ class TreeMatch:
         self.why = why
 
 
-def _own_paths(data: dict[str, Any], receipt: str) -> list[str]:
+def _written(data: dict[str, Any], receipt: str) -> Written:
     output = data.get("output")
     log = output.get("log") if isinstance(output, dict) else None
-    return [p for p in (receipt, log) if isinstance(p, str) and not os.path.isabs(p)]
+    return Written(receipt, log if isinstance(log, str) else None)
 
 
 def compare(commit: str, data: dict[str, Any], receipt: str, root: str,
@@ -45,8 +45,8 @@ def compare(commit: str, data: dict[str, Any], receipt: str, root: str,
     if full == tested:  # the common case: one git call
         return TreeMatch(True)
     recorded = [str(g) for g in data.get("ignored") or []]
-    own = _own_paths(data, receipt)
-    comparable = git.tree_without(commit, own, root, recorded)
+    own = _written(data, receipt)
+    comparable = git.tree_without(commit, own.paths, root, own.and_ignored(recorded))
     if comparable != tested:
         why = describe(commit, comparable, data, own, recorded, root)
         if config_path and git.paths_in_commit(commit, [config_path], root) and \
@@ -55,8 +55,9 @@ def compare(commit: str, data: dict[str, Any], receipt: str, root: str,
         return TreeMatch(False, why)
     newly_counted = sorted(set(recorded) - set(ignore))
     if newly_counted:
-        counted_now = git.tree_without(commit, own, root, ignore)
-        left_out_before = git.tree_without(commit, own, root, [*recorded, *ignore])
+        counted_now = git.tree_without(commit, own.paths, root, own.and_ignored(ignore))
+        left_out_before = git.tree_without(commit, own.paths, root,
+                                           own.and_ignored([*recorded, *ignore]))
         if counted_now != left_out_before:
             paths = [p for _s, p in git.tree_changes(left_out_before, counted_now, root)]
             return TreeMatch(False, (
@@ -78,7 +79,7 @@ def _changed(path: str, commit: str, data: dict[str, Any], root: str) -> bool:
     return any(p == path for _s, p in git.tree_changes(base, commit, root))
 
 
-def describe(commit: str, comparable: str, data: dict[str, Any], own: list[str],
+def describe(commit: str, comparable: str, data: dict[str, Any], own: Written,
              recorded: list[str], root: str) -> str:
     """'<commit> differs from the tested tree in N paths: M a, A b, ...', by the best evidence
     here: the tested tree itself, else the commit the run started from, else its name."""
@@ -89,7 +90,7 @@ def describe(commit: str, comparable: str, data: dict[str, Any], own: list[str],
     head = data.get("git_head")
     dirty = " and uncommitted changes" if data.get("git_dirty") else ""
     if isinstance(head, str) and git.has_object(head, root):
-        base = git.tree_without(head, own, root, recorded)
+        base = git.tree_without(head, own.paths, root, own.and_ignored(recorded))
         if base == comparable:
             return (f"{label} has the tree of the commit the run started from, "
                     f"{git.short(head)}, but the run also tested uncommitted changes (tree "

@@ -110,6 +110,11 @@ def evaluate(
             add(FAILED, "no-tests",
                 f"the run counted zero tests ({tests.get('runner')}, {shown_path}): a run that "
                 f"tests nothing proves nothing; point {ran} at the tests")
+        elif not tests.get("passed"):
+            add(FAILED, "none-passed",
+                f"no test passed ({_none_passed(tests)}) in the run of {ran} ({shown_path}): "
+                f"a run that tests nothing proves nothing; make the tests run rather than "
+                f"skip, then run {hint}")
 
     command = str(data.get("command", ""))
     if policy.require_command and not policy.require_command.search(command):
@@ -159,6 +164,15 @@ def hidden_problems(data: dict[str, Any], *, tree_differs: bool) -> list[tuple[s
             f"clear the flag ({'; '.join(dict.fromkeys(snapshot.UNFLAG[h.why] for h in masked))})"
             f" and commit what was tested, or restore it"))
     return problems
+
+
+def _none_passed(tests: dict[str, Any]) -> str:
+    """What a run in which no test passed counted instead: '3 skipped' (xfailed count as
+    skipped), or the total when the runner counted tests it put in no column."""
+    skipped, total = tests.get("skipped", 0), tests.get("total", 0)
+    if skipped == total:
+        return f"{skipped} skipped"
+    return f"{total} counted, {skipped} skipped" if skipped else f"{total} counted"
 
 
 def _how_to_count(data: dict[str, Any]) -> str:
