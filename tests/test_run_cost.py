@@ -20,6 +20,7 @@ from conftest import PASSING_TEST
 from conftest import Repo
 
 from hooks.core import schemas
+from hooks.ledger.lines import validation_errors
 from hooks.receipt import model
 from hooks.receipt.runtime import runtime_of
 
@@ -116,3 +117,18 @@ def test_runtime_of_another_python_is_still_asked(tmp_path: Path,
     monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ["PATH"])
     assert runtime_of(["true"]) == "Python 9.8.7"
     assert runtime_of([str(other), "t.py"]) == "Python 9.8.7"
+
+
+def test_the_events_fuse_once_writes_match_the_ledger_schema(repo: Repo) -> None:
+    """``fuse --once`` writes its events without validating them: start, green, max_steps."""
+    repo.commit("init")
+    assert repo.run("receipt", "fuse", "--once", "--", "true").code == 0
+    for _ in range(2):
+        blown = repo.run("receipt", "fuse", "--once", "--max-steps", "1", "--", "false")
+    assert blown.code == 42, blown.both
+    assert "max_steps: 1 steps without a green run" in blown.err
+    ledger = (repo.path / "assumption-ledger.jsonl").read_text().splitlines()
+    entries = [json.loads(line) for line in ledger]
+    assert [e["event"] for e in entries] == ["start", "inner_loop_green", "start", "fuse_blown"]
+    for entry in entries:
+        assert validation_errors(entry) == [], entry

@@ -109,7 +109,7 @@ def run(
     duration = round(time.monotonic() - t0, 3)
     finished = utc_now()
 
-    after = snapshot.take(root, where.leave_out, ignore, expect=before.tree)
+    after = snapshot.take(root, where.leave_out, ignore, expect=before.tree, previous=before)
     hidden = list(dict.fromkeys(before.hidden + after.hidden))
     tests = counter.result()
     if junit:
