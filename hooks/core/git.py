@@ -228,12 +228,13 @@ def glob_pathspecs(globs: Iterable[str]) -> list[str]:
 
 
 def remove_from_index(pathspecs: Iterable[str], globs: Iterable[str], cwd: str | None,
-                      env: Mapping[str, str]) -> None:
+                      env: Mapping[str, str], config: Iterable[str] = ()) -> None:
     """Take the files PATHSPECS and GLOBS match out of the index ENV names (a throwaway one),
-    in one process."""
+    in one process; CONFIG are ``-c`` options (``core.sparseCheckout=false``: git rm skips
+    paths outside a sparse checkout, where update-index did not)."""
     specs = [*(p for p in pathspecs if p), *glob_pathspecs(globs)]
     if specs:
-        run("rm", "--cached", "-r", "-f", "--quiet", "--ignore-unmatch", "--", *specs,
+        run(*config, "rm", "--cached", "-r", "-f", "--quiet", "--ignore-unmatch", "--", *specs,
             cwd=cwd, env=env)
 
 

@@ -230,7 +230,8 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
         # tracked or not, the receipt, log and ledger are never part of the tree; after
         # `add --all` no entry can sit below a path that is a file, so `rm -r` of the literal
         # path removes exactly what `update-index --force-remove` did
-        git.remove_from_index([_literal(p) for p in leave_out if p], ignore, cwd=root, env=env)
+        git.remove_from_index([_literal(p) for p in leave_out if p], ignore, cwd=root, env=env,
+                              config=config)
         tree = git.text("write-tree", cwd=root, env=env)
         links = _gitlinks(listing, before, tagged=True)
         if tree != expect:
