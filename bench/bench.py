@@ -84,7 +84,7 @@ def bench_receipts(root: Path, runs: int) -> None:
             [str(BIN / "check-receipt")], checker, repo, runs, "(once per new receipt)",
             before_each=lambda: shutil.rmtree(memo, ignore_errors=True))
     compare("receipt run -- true vs true", [str(BIN / "receipt"), "run", "--", "true"],
-            ["true"], repo, runs, "(two tree snapshots + schema)")
+            ["true"], repo, runs, "(two tree snapshots)")
 
 
 def bench_verify(root: Path, runs: int) -> None:

@@ -15,6 +15,8 @@ from typing import Any
 
 from conftest import Repo
 
+from hooks.ledger.lines import validation_errors
+
 PY = sys.executable
 LEDGER = "assumption-ledger.jsonl"
 
@@ -49,8 +51,13 @@ sys.exit(1)
 
 
 def events(repo: Repo) -> list[dict[str, Any]]:
+    """The fuse's ledger lines, each checked against the schema: the fuse writes them without
+    validating (so every kind it writes must pass here)."""
     path = repo.path / LEDGER
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    found = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    for entry in found:
+        assert validation_errors(entry) == [], entry
+    return found
 
 
 def details(repo: Repo, name: str = "") -> list[dict[str, Any]]:
@@ -124,6 +131,7 @@ def test_numbers_moving_in_an_assertion_are_progress_not_repetition(repo: Repo) 
     result = fuse(repo, "--max-steps", "4", "--", PY, "seq.py", "test_a")
     assert result.code == 42
     assert "max_steps: 4 steps without a green run" in result.err
+    assert events(repo)[-1]["reason"] == "max_steps"  # and the line matches the schema
 
 
 def test_oscillation_blows(repo: Repo) -> None:
@@ -134,6 +142,7 @@ def test_oscillation_blows(repo: Repo) -> None:
     assert "fuse blown at step 4/8: oscillation: the failures alternate with period 2" \
            in result.err
     assert "warning: the failures look like they alternate with period 2" in result.err
+    assert events(repo)[-1]["reason"] == "oscillation"  # and the line matches the schema
 
 
 def test_no_progress_blows_when_nothing_changes(repo: Repo) -> None:
@@ -142,6 +151,7 @@ def test_no_progress_blows_when_nothing_changes(repo: Repo) -> None:
     assert result.code == 42
     assert "fuse blown at step 2/8: no_progress: the step changed nothing in the work tree" \
            in result.err
+    assert events(repo)[-1]["reason"] == "no_progress"  # and the line matches the schema
 
 
 def test_a_missing_command_is_one_line_and_blows_when_repeated(repo: Repo) -> None:

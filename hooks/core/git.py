@@ -232,6 +232,10 @@ def env_with_index(index_file: str) -> dict[str, str]:
 
 @functools.cache  # the fuse snapshots once a step; the index does not move
 def real_index_path(root: str) -> str:
+    if not any(os.environ.get(v) for v in _REPO_LOCATION_VARS):
+        # what `rev-parse --git-path index` answers with no GIT_* location set: the work
+        # tree's own git dir (a linked worktree's too), known without a process at a root
+        return os.path.join(repo_paths(root).git_dir, "index")
     env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCATION_VARS}
     path = text("rev-parse", "--git-path", "index", cwd=root, env=env)
     return path if os.path.isabs(path) else os.path.join(root, path)
@@ -242,11 +246,14 @@ def glob_pathspecs(globs: Iterable[str]) -> list[str]:
     return [f":(top,glob){g}" for g in globs if g]
 
 
-def remove_globs(globs: Iterable[str], cwd: str | None, env: Mapping[str, str]) -> None:
-    """Take the files matching GLOBS out of the index ENV names (a throwaway one)."""
-    specs = glob_pathspecs(globs)
+def remove_from_index(pathspecs: Iterable[str], globs: Iterable[str], cwd: str | None,
+                      env: Mapping[str, str], config: Iterable[str] = ()) -> None:
+    """Take the files PATHSPECS and GLOBS match out of the index ENV names (a throwaway one),
+    in one process; CONFIG are ``-c`` options (``core.sparseCheckout=false``: git rm skips
+    paths outside a sparse checkout, where update-index did not)."""
+    specs = [*(p for p in pathspecs if p), *glob_pathspecs(globs)]
     if specs:
-        run("rm", "--cached", "-r", "-f", "--quiet", "--ignore-unmatch", "--", *specs,
+        run(*config, "rm", "--cached", "-r", "-f", "--quiet", "--ignore-unmatch", "--", *specs,
             cwd=cwd, env=env)
 
 
@@ -257,11 +264,7 @@ def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None,
     try:
         env = env_with_index(temp_index)
         run("read-tree", commit, cwd=cwd, env=env)
-        literal = [p for p in paths if p]
-        if literal:
-            run("rm", "--cached", "-f", "--quiet", "--ignore-unmatch", "-r", "--", *literal,
-                cwd=cwd, env=env)
-        remove_globs(ignore, cwd=cwd, env=env)
+        remove_from_index(paths, ignore, cwd=cwd, env=env)
         return text("write-tree", cwd=cwd, env=env)
     finally:
         if os.path.exists(temp_index):
@@ -476,6 +479,23 @@ def note_show(notes_ref: str, object_id: str, cwd: str | None = None) -> bytes |
 def note_write(notes_ref: str, object_id: str, content: bytes, cwd: str | None = None) -> None:
     """Replace the note on OBJECT_ID (``git notes add -f -F -``): one commit on NOTES_REF."""
     run("notes", "--ref", notes_ref, "add", "-f", "-F", "-", object_id, cwd=cwd, stdin=content)
+
+
+def note_add_new(notes_ref: str, object_id: str, content: bytes,
+                 cwd: str | None = None) -> bool:
+    """Add a note to OBJECT_ID if it has none (``git notes add`` without ``-f``): True when
+    written; False when it was not (a note exists, or git failed: the caller reads the note and
+    writes with ``note_write``, which reports a real failure)."""
+    proc = subprocess.run(("git", "notes", "--ref", notes_ref, "add", "-F", "-", object_id),
+                          cwd=cwd, env=git_env(), input=content, capture_output=True,
+                          check=False)
+    return proc.returncode == 0
+
+
+def loose_ref_exists(ref: str, cwd: str | None = None) -> bool:
+    """REF is a file in the shared git dir: a hint only (a packed or reftable ref is not), for
+    choosing which of two equally correct ways is likelier to take one process."""
+    return os.path.isfile(os.path.join(repo_paths(cwd).common_dir, *ref.split("/")))
 
 
 def notes_merge_ours(notes_ref: str, other: str, cwd: str | None = None) -> None:

@@ -71,11 +71,26 @@ class Hidden:
 
 
 class Snapshot:
-    __slots__ = ("hidden", "tree")
+    """The tree, the paths it cannot show, and the index listing it started from (with the
+    index file's identity: a later snapshot of the same unchanged index reuses the listing)."""
 
-    def __init__(self, tree: str, hidden: list[Hidden]) -> None:
+    __slots__ = ("hidden", "index", "listing", "tree")
+
+    def __init__(self, tree: str, hidden: list[Hidden], listing: bytes = b"",
+                 index: tuple[int, ...] | None = None) -> None:
         self.tree = tree
         self.hidden = hidden
+        self.listing = listing
+        self.index = index
+
+
+def _identity(path: str) -> tuple[int, ...] | None:
+    """Changes whenever the file can have: git writes an index by renaming a new file over it."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 # Records of `git ls-files -s -z` ("<mode> <id> <stage>\t<path>"); with -v each starts with a
@@ -175,24 +190,31 @@ def _named(root: str, flagged: dict[str, tuple[str, str, str]], before: list[byt
 
 
 def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *,
-         expect: str | None = None) -> Snapshot:
+         expect: str | None = None, previous: Snapshot | None = None) -> Snapshot:
     """Tree id of the work tree as it is on disk: tracked files plus untracked, unignored ones.
 
     Works on a throwaway copy of the real index, so the user's staging area is untouched.
     ``leave_out`` are repo-relative paths (the receipt and its log) kept out of the tree whether
     tracked or not; ``ignore`` are globs (the config's bookkeeping files) kept out the same way.
     ``expect`` is the tree the caller expects (HEAD's): only when the snapshot
-    differs from it are the paths that explain the difference looked for.
+    differs from it are the paths that explain the difference looked for. ``previous`` is an
+    earlier snapshot of this repository: its index listing is reused when the index file has
+    not changed since, which saves a process.
     """
     temp_index = git.temp_index_path()
     try:
         real_index = git.real_index_path(root)
-        if os.path.exists(real_index):
+        index = _identity(real_index)  # before the copy: a change after it shows next time
+        if index is not None:
             # copy2 keeps the index's mtime: git's racy-entry check compares file mtimes with
             # it, and a fresh mtime would make a same-size edit within the second look clean
             shutil.copy2(real_index, temp_index)
         env = git.env_with_index(temp_index)
-        listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
+        if previous is not None and index is not None and previous.index == index:
+            listing = previous.listing
+        else:
+            listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
+        first_listing = listing
         before = listing.split(b"\0")
         flagged = _parsed(r for r in before if r[:1] in _FLAG_TAGS)
         config = ["-c", "core.fileMode=true"] if os.name == "posix" else []
@@ -205,10 +227,11 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
                                    + p.encode("utf-8", "surrogateescape") + b"\0"
                                    for p, (_tag, mode, oid) in flagged.items()))
         hidden = _add_all(root, env, config)
-        paths = [p for p in leave_out if p]
-        if paths:  # tracked or not, the receipt, log and ledger are never part of the tree
-            git.run("update-index", "--force-remove", "--", *paths, cwd=root, env=env)
-        git.remove_globs(ignore, cwd=root, env=env)
+        # tracked or not, the receipt, log and ledger are never part of the tree; after
+        # `add --all` no entry can sit below a path that is a file, so `rm -r` of the literal
+        # path removes exactly what `update-index --force-remove` did
+        git.remove_from_index([_literal(p) for p in leave_out if p], ignore, cwd=root, env=env,
+                              config=config)
         tree = git.text("write-tree", cwd=root, env=env)
         links = _gitlinks(listing, before, tagged=True)
         if tree != expect:
@@ -218,7 +241,7 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
             links += [p for p in _gitlinks(listing, after, tagged=False) if p not in links]
         if links:
             hidden += _dirty_gitlinks(root, env, links)
-        return Snapshot(tree, hidden)
+        return Snapshot(tree, hidden, first_listing, index)
     finally:
         if os.path.exists(temp_index):
             os.unlink(temp_index)

@@ -102,6 +102,11 @@ def _locked(cwd: str | None) -> Iterator[None]:
 def add(receipt: dict[str, Any], tree: str, cwd: str | None = None) -> bool:
     """Add RECEIPT to the note on TREE; False when it was already there."""
     with _locked(cwd):
+        # the first receipt of a repository in one process instead of two; when notes exist,
+        # reading first is likelier to be right (the same tree run again); either way is exact
+        if not git.loose_ref_exists(NOTES_REF, cwd) and git.note_add_new(
+                NOTES_NAME, tree, encode(union([receipt])), cwd=cwd):
+            return True
         existing = parse(git.note_show(NOTES_NAME, tree, cwd=cwd))
         merged = union(existing, [receipt])
         if len(merged) == len(existing):
