@@ -6,6 +6,7 @@ from hooks.skips.pybody import confirm_constant_condition
 from hooks.skips.pybody import confirm_docstring_only
 from hooks.skips.pybody import confirm_early_return
 from hooks.skips.pybody import confirm_module_alias
+from hooks.skips.pybody import opens_string
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
@@ -79,7 +80,7 @@ PACK = Pack(
              r"^\s*(?:async\s+)?def\s+test\w*\s*\(",
              "def test_pay():\n    \"\"\"todo\"\"\"\n",
              "def test_pay():\n    \"\"\"Pays once.\"\"\"\n    assert pay() == 1\n",
-             confirm=confirm_docstring_only, scope="raw"),
+             confirm=confirm_docstring_only, body_start=opens_string, scope="raw"),
         Rule("SKP005", "expected failure: the test can fail and still pass",
              r"(?<![\w.])(?:pytest\.)?mark\.xfail\b|\bpytest\.xfail\s*\(|@(?:unittest\.)?expectedFailure\b",
              "@pytest.mark.xfail\ndef test_pay():\n    assert pay() == 2\n",
