@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 
+from hooks.skips.packs.python import opens_string
 from hooks.skips.rules import BODY_START_LOOKAHEAD
 
 _NOT_CONSTANT = object()
@@ -221,11 +222,6 @@ def confirm_constant_condition(lines: Sequence[str], text: str, line: int, col: 
 
 def confirm_early_return(_lines: Sequence[str], text: str, line: int, _col: int) -> bool:
     return returns_before_checking(text, line)
-
-
-def opens_string(first: str) -> bool:
-    """FIRST, a test body's first non-blank line (stripped), can begin a docstring."""
-    return first.lstrip("rRuU")[:1] in ("'", '"')
 
 
 def confirm_docstring_only(lines: Sequence[str], text: str, line: int, _col: int) -> bool:

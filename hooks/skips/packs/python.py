@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
-from hooks.skips.pybody import confirm_constant_condition
-from hooks.skips.pybody import confirm_docstring_only
-from hooks.skips.pybody import confirm_early_return
-from hooks.skips.pybody import confirm_module_alias
-from hooks.skips.pybody import opens_string
+from collections.abc import Sequence
+
+from hooks.skips.rules import Confirm
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+
+
+def _pybody(name: str) -> Confirm:
+    """pybody's check NAME, imported (with ast) only when a line needs it: most commits
+    never do."""
+    def confirm(lines: Sequence[str], text: str, line: int, col: int) -> bool:
+        from hooks.skips import pybody
+
+        reported: bool = getattr(pybody, name)(lines, text, line, col)
+        return reported
+    return confirm
+
+
+def opens_string(first: str) -> bool:
+    """FIRST, a test body's first non-blank line (stripped), can begin a docstring."""
+    return first.lstrip("rRuU")[:1] in ("'", '"')
+
+
+confirm_constant_condition = _pybody("confirm_constant_condition")
+confirm_docstring_only = _pybody("confirm_docstring_only")
+confirm_early_return = _pybody("confirm_early_return")
+confirm_module_alias = _pybody("confirm_module_alias")
 
 _TEST_DEF = r"^\s*(?:async\s+)?def\s+test\w*\s*\(.*:\s*$"
 
