@@ -226,8 +226,8 @@ def scan_diffs(diffs: Sequence[FileDiff], contents: Contents, merged: Contents |
         if packs:
             # one decode for the file: no byte sequence spans a newline, so it equals
             # decoding each line
-            decoded = b"\n".join(raw for _, raw in diff.added).decode("utf-8", "replace")
-            added = list(zip((n for n, _ in diff.added), decoded.split("\n")))
+            numbers, raws = zip(*diff.added) if diff.added else ((), ())
+            added = list(zip(numbers, b"\n".join(raws).decode("utf-8", "replace").split("\n")))
             todo.append(ChangedFile(diff, packs, added))
     if merged is not None:
         theirs = merged([f.diff.path for f in todo])
