@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from hooks.core.diff import FileDiff
 from hooks.skips.rules import REMOVED_ASSERTION
 from hooks.skips.rules import RENAMED_TEST
 from hooks.skips.rules import RENAMED_TEST_MODULE
+from hooks.skips.rules import LazyRegex
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 from hooks.skips.scan import FileScan
@@ -182,19 +182,19 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents) -> lis
     return found
 
 
-_NAME = re.compile(r"[A-Za-z_]\w*")
-_NOT_COLLECTED = re.compile(r"(?i)^(?:_+|disabled_*|x|skip_*|ignore_*|no_*)+")
-_COLLECTED = re.compile(r"(?i)^test_*")
+_NAME = LazyRegex(r"[A-Za-z_]\w*")
+_NOT_COLLECTED = LazyRegex(r"(?i)^(?:_+|disabled_*|x|skip_*|ignore_*|no_*)+")
+_COLLECTED = LazyRegex(r"(?i)^test_*")
 
 
 def _stem(name: str) -> str:
-    return _COLLECTED.sub("", _NOT_COLLECTED.sub("", name)).lower()
+    return _COLLECTED.compiled.sub("", _NOT_COLLECTED.compiled.sub("", name)).lower()
 
 
 def _renamed(before: str, after: str) -> bool:
     """AFTER is BEFORE with only the test's name changed, to the old name with its
     collectable prefix changed (test_pay -> _test_pay, testPay -> disabled_testPay)."""
-    old, new = _NAME.findall(before), _NAME.findall(after)
+    old, new = _NAME.compiled.findall(before), _NAME.compiled.findall(after)
     if len(old) != len(new):
         return False
     changed = [(a, b) for a, b in zip(old, new) if a != b]
@@ -203,7 +203,7 @@ def _renamed(before: str, after: str) -> bool:
     a, b = changed[0]
     stem = _stem(a)
     # the new name keeps the old one's subject: test_pay -> _test_pay, check_pay, pay_disabled
-    return (_COLLECTED.match(a) is not None and _COLLECTED.match(b) is None
+    return (_COLLECTED.compiled.match(a) is not None and _COLLECTED.compiled.match(b) is None
             and bool(stem) and stem in b.lower() and _norm(before.replace(a, b)) == _norm(after))
 
 
@@ -233,10 +233,10 @@ def _renamed_tests(files: Sequence[ChangedFile]) -> list[Hit]:
 # *.test.js and __tests__/, go's _test.go, RSpec's _spec.rb): a test file renamed out of its
 # runner's pattern is never run again
 _COLLECTED_FILES = (
-    (re.compile(r"\.py$"), re.compile(r"(^|/)(test_[^/]*|[^/]*_test)\.py$")),
-    (re.compile(r"\.[cm]?[jt]sx?$"), re.compile(r"\.(test|spec)\.[cm]?[jt]sx?$|(^|/)__tests__/")),
-    (re.compile(r"\.go$"), re.compile(r"_test\.go$")),
-    (re.compile(r"\.rb$"), re.compile(r"_spec\.rb$")),
+    (LazyRegex(r"\.py$"), LazyRegex(r"(^|/)(test_[^/]*|[^/]*_test)\.py$")),
+    (LazyRegex(r"\.[cm]?[jt]sx?$"), LazyRegex(r"\.(test|spec)\.[cm]?[jt]sx?$|(^|/)__tests__/")),
+    (LazyRegex(r"\.go$"), LazyRegex(r"_test\.go$")),
+    (LazyRegex(r"\.rb$"), LazyRegex(r"_spec\.rb$")),
 )
 
 

@@ -15,6 +15,9 @@ from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 
+from hooks.skips.packs.python import opens_string
+from hooks.skips.rules import BODY_START_LOOKAHEAD
+
 _NOT_CONSTANT = object()
 _NO_NAMES: Mapping[str, object] = {}
 
@@ -223,8 +226,8 @@ def confirm_early_return(_lines: Sequence[str], text: str, line: int, _col: int)
 
 def confirm_docstring_only(lines: Sequence[str], text: str, line: int, _col: int) -> bool:
     # most tests start with code: no parse unless the body's first line opens a string
-    first = next((t.strip() for t in lines[line:line + 20] if t.strip()), "")
-    return first.lstrip("rRuU")[:1] in ("'", '"') and only_a_docstring(text, line)
+    first = next((t.strip() for t in lines[line:line + BODY_START_LOOKAHEAD] if t.strip()), "")
+    return opens_string(first) and only_a_docstring(text, line)
 
 
 def confirm_module_alias(_lines: Sequence[str], text: str, line: int, col: int) -> bool:

@@ -38,6 +38,20 @@ COMMENT_MARKERS: dict[str, tuple[str, ...]] = {
 Confirm = Callable[[Sequence[str], str, int, int], bool]
 
 
+def lazy_confirm(module: str, name: str) -> Confirm:
+    """The check NAME of hooks.skips.MODULE (pybody, cheats: they read Python with ast),
+    imported only when a line needs it: most commits never do."""
+    def confirm(lines: Sequence[str], text: str, line: int, col: int) -> bool:
+        import importlib
+
+        checks = importlib.import_module(f"hooks.skips.{module}")
+        reported: bool = getattr(checks, name)(lines, text, line, col)
+        return reported
+    return confirm
+# how many lines below a match ``body_start`` looks for the first non-blank one
+BODY_START_LOOKAHEAD = 20
+
+
 class LazyRegex:
     """A regex compiled on first use: importing every pack must not compile every pattern."""
 
@@ -64,16 +78,19 @@ class Rule:
     ``files``, when set, limits the rule to paths it matches; ``tests_only`` to the pack's
     test files. An ``opt_in`` rule runs only when ``--enable`` names its id. ``confirm``,
     when set, decides a match the regex can only propose (the file's raw lines, its text, the
-    line and the column of the match -> reported?)."""
+    line and the column of the match -> reported?). ``body_start``, when set, is what the
+    first non-blank line after the match (stripped) must satisfy for ``confirm`` to report it:
+    the scan reads it from the added lines and drops the match without the file's content."""
 
-    __slots__ = ("_needles", "_pattern", "bad", "before", "confirm", "files", "good", "id",
+    __slots__ = ("_needles", "_pattern", "bad", "before", "body_start", "confirm", "files", "good", "id",
                  "message", "opt_in", "previous", "sample", "scope", "source", "tests_only")
 
     def __init__(self, rule_id: str, message: str, pattern: str, bad: str, good: str, *,
                  scope: str = "code", files: str | None = None,
                  previous: str | None = None, sample: str | None = None,
                  before: str | None = None, tests_only: bool = False,
-                 opt_in: bool = False, confirm: Confirm | None = None) -> None:
+                 opt_in: bool = False, confirm: Confirm | None = None,
+                 body_start: Callable[[str], bool] | None = None) -> None:
         assert rule_id in RULE_TITLES, rule_id  # noqa: S101  # a typo in the data is our bug
         self.id = rule_id
         self.message = message
@@ -81,6 +98,7 @@ class Rule:
         self._pattern: re.Pattern[str] | None = None
         self._needles: tuple[str, ...] | bool | None = False
         self.confirm = confirm
+        self.body_start = body_start
         self.bad = bad
         self.good = good
         self.scope = scope

@@ -18,6 +18,7 @@ from hooks.core.change import Change
 from hooks.core.diff import FileDiff
 from hooks.skips.allowances import Allowance
 from hooks.skips.allowances import parse_allowance
+from hooks.skips.rules import BODY_START_LOOKAHEAD
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,18 +98,29 @@ class FileScan:
                       if any(n in everything for n in needles)]
             if not checks:
                 continue
-            gate = pack.gate.search
-            for number, raw in added:  # hot loop: plain loops, no calls it can avoid
-                if not gate(raw):
-                    continue
-                for rule, needles in checks:
-                    for needle in needles:
-                        if needle in raw:  # only now is the rule's regex compiled and run
-                            # a comment rule reads the comment, indented or not
-                            if rule.pattern.search(raw.lstrip() if rule.scope == "comment"
-                                                   else raw):
-                                found.append((number, raw, pack, rule))
-                            break
+            added_at = dict(added) if any(r.body_start for r, _ in checks) else {}
+            # rule by rule over the lines holding one of its needles (comprehensions: the hot
+            # path), then back into the order of a line-by-line scan: by line, then by rule
+            matched: list[tuple[int, int, str, Rule]] = []
+            for index, (rule, needles) in enumerate(checks):
+                if len(needles) == 1:
+                    needle = needles[0]
+                    lines = [(n, t) for n, t in added if needle in t]
+                else:
+                    lines = [(n, t) for n, t in added if any(x in t for x in needles)]
+                search = rule.pattern.search  # compiled only now: some line has a needle
+                if rule.scope == "comment":  # a comment rule reads the comment, indented or not
+                    lines = [(n, t) for n, t in lines if search(t.lstrip())]
+                else:
+                    lines = [(n, t) for n, t in lines if search(t)]
+                if rule.body_start is not None:  # most often the next line decides
+                    start = rule.body_start
+                    below = [(n, t, added_at.get(n + 1, "").strip()) for n, t in lines]
+                    lines = [(n, t) for n, t, first in below
+                             if (start(first) if first else _may_start(start, added_at, n))]
+                matched += [(n, index, t, rule) for n, t in lines]
+            matched.sort(key=lambda m: (m[0], m[1]))
+            found += [(number, raw, pack, rule) for number, _, raw, rule in matched]
         return found
 
     def hits(self, candidates: Iterable[tuple[int, str, Pack, Rule]]) -> list[Hit]:
@@ -159,6 +171,18 @@ class FileScan:
         return None
 
 
+def _may_start(body_start: Callable[[str], bool], added_at: dict[int, str], line: int) -> bool:
+    """The first non-blank line below LINE may satisfy BODY_START: false only when the added
+    lines themselves show it does not (a line below that the change does not add is unknown)."""
+    for number in range(line + 1, line + 1 + BODY_START_LOOKAHEAD):
+        text = added_at.get(number)
+        if text is None:
+            return True
+        if text.strip():
+            return body_start(text.strip())
+    return False
+
+
 def decode(data: bytes | None) -> str | None:
     if data is None or b"\0" in data:
         return None  # absent, or binary
@@ -200,7 +224,10 @@ def scan_diffs(diffs: Sequence[FileDiff], contents: Contents, merged: Contents |
     for diff in diffs:
         packs = packs_for(diff.path)
         if packs:
-            added = [(n, raw.decode("utf-8", "replace")) for n, raw in diff.added]
+            # one decode for the file: no byte sequence spans a newline, so it equals
+            # decoding each line
+            numbers, raws = zip(*diff.added) if diff.added else ((), ())
+            added = list(zip(numbers, b"\n".join(raws).decode("utf-8", "replace").split("\n")))
             todo.append(ChangedFile(diff, packs, added))
     if merged is not None:
         theirs = merged([f.diff.path for f in todo])

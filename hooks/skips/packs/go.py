@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from hooks.skips.cheats import confirm_not_helper_process
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import lazy_confirm
+
+confirm_not_helper_process = lazy_confirm("cheats", "confirm_not_helper_process")
 
 TEST_GO = r"_test\.go$"
 

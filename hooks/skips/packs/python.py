@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from hooks.skips.cheats import confirm_in_code
-from hooks.skips.cheats import confirm_not_forked
-from hooks.skips.cheats import confirm_not_made_failed
-from hooks.skips.cheats import confirm_swallowed_assertion
-from hooks.skips.pybody import confirm_constant_condition
-from hooks.skips.pybody import confirm_docstring_only
-from hooks.skips.pybody import confirm_early_return
-from hooks.skips.pybody import confirm_module_alias
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import lazy_confirm
+
+
+def opens_string(first: str) -> bool:
+    """FIRST, a test body's first non-blank line (stripped), can begin a docstring."""
+    return first.lstrip("rRuU")[:1] in ("'", '"')
+
+
+confirm_constant_condition = lazy_confirm("pybody", "confirm_constant_condition")
+confirm_docstring_only = lazy_confirm("pybody", "confirm_docstring_only")
+confirm_early_return = lazy_confirm("pybody", "confirm_early_return")
+confirm_module_alias = lazy_confirm("pybody", "confirm_module_alias")
+confirm_in_code = lazy_confirm("cheats", "confirm_in_code")
+confirm_not_forked = lazy_confirm("cheats", "confirm_not_forked")
+confirm_not_made_failed = lazy_confirm("cheats", "confirm_not_made_failed")
+confirm_swallowed_assertion = lazy_confirm("cheats", "confirm_swallowed_assertion")
 
 _TEST_DEF = r"^\s*(?:async\s+)?def\s+test\w*\s*\(.*:\s*$"
 _CONFTEST = r"(^|/)conftest\.py$"
@@ -85,7 +93,7 @@ PACK = Pack(
              r"^\s*(?:async\s+)?def\s+test\w*\s*\(",
              "def test_pay():\n    \"\"\"todo\"\"\"\n",
              "def test_pay():\n    \"\"\"Pays once.\"\"\"\n    assert pay() == 1\n",
-             confirm=confirm_docstring_only, scope="raw"),
+             confirm=confirm_docstring_only, body_start=opens_string, scope="raw"),
         Rule("SKP005", "expected failure: the test can fail and still pass",
              r"(?<![\w.])(?:pytest\.)?mark\.xfail\b|\bpytest\.xfail\s*\(|@(?:unittest\.)?expectedFailure\b",
              "@pytest.mark.xfail\ndef test_pay():\n    assert pay() == 2\n",

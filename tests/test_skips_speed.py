@@ -1,0 +1,57 @@
+"""The skip guard's cheap path: what a commit that adds plain tests costs, and that the
+shortcuts on it never change a verdict."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from conftest import SOURCE_ROOT
+from conftest import Repo
+
+HOOK = "no-inserted-skips"
+
+# Run the hook's main() in process, then print the modules the run imported that a commit
+# adding plain tests must not pay for.
+DRIVER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from hooks.no_inserted_skips import main
+code = main([])
+heavy = ("ast", "difflib", "hooks.skips.pybody", "hooks.skips.lexer")
+print("exit", code, sorted(m for m in heavy if m in sys.modules))
+"""
+
+
+def test_plain_new_tests_import_no_parser(repo: Repo) -> None:
+    repo.commit("init")
+    for i in range(3):
+        repo.write(f"tests/test_mod{i}.py", "".join(
+            f"def test_case_{n}():\n    assert compute({n}) == {n}\n" for n in range(50)))
+    repo.git("add", "-A")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run((sys.executable, "-I", "-c", DRIVER, str(SOURCE_ROOT)),
+                          cwd=repo.path, capture_output=True, text=True, env=env, check=False)
+    assert proc.stdout.strip().splitlines()[-1] == "exit 0 []", proc.stderr
+
+
+def test_a_docstring_only_test_is_found_when_only_its_name_is_added(repo: Repo) -> None:
+    # the body below the added line is not in the change: the file is read to decide
+    repo.commit("init", tests__test_pay_py='def helper():\n    """todo"""\n')
+    repo.write("tests/test_pay.py", 'def test_pay():\n    """todo"""\n')
+    repo.git("add", "-A")
+    result = repo.run(HOOK)
+    assert result.code == 1, result.out
+    assert "tests/test_pay.py:1:1: SKP004" in result.out, result.out
+
+
+def test_a_docstring_only_test_after_blank_lines_is_found(repo: Repo) -> None:
+    repo.commit("init")
+    repo.write("tests/test_pay.py", 'def test_pay():\n\n\n    r"""todo"""\n\n'
+                                    "def test_refund():\n\n    assert refund() == 1\n")
+    repo.git("add", "-A")
+    result = repo.run(HOOK)
+    assert result.code == 1, result.out
+    assert "tests/test_pay.py:1:1: SKP004" in result.out, result.out
+    assert "tests/test_pay.py:6" not in result.out, result.out
