@@ -4,7 +4,8 @@ scan the hook runs, and one change through a real staged commit and the hook's p
 
 M1 runners' own deselection options, M2 continue-on-error given by an expression, M3 an entry
 added to an existing allow-list, E1 '|| true' after a command that runs no test, E2
-continue-on-error on a step that runs no test, E3 a skip flag on a deploy after the tests ran.
+continue-on-error on a step that runs no test, E3 a skip flag on a deploy after the tests ran,
+R1 (SKP001/SKP005) an existing skip respelled in the same place.
 """
 
 from __future__ import annotations
@@ -77,6 +78,16 @@ REPORTED = [  # (class, change, path:line)
                "      - uses: actions/checkout@v4\n" + step("make check")), f"{WF}:3"),
     ("E3: a skip flag on a deploy with no test run before it",
      added(WF, workflow(step("mvn -B deploy -Dmaven.test.skip=true"))), f"{WF}:5"),
+    ("R1: ava's test.failing respelled test.skip now never runs",
+     edited("test/a.ts", "test.failing('a', async t => {\n  t.pass();\n});\n",
+            "test.skip('a', async t => {\n  t.pass();\n});\n"), "test/a.ts:1"),
+    ("R1: an xfail mark removed from one test, a call added to another",
+     edited("tests/test_a.py", "@pytest.mark.xfail(sys.version_info < (3, 7), reason='x')\n"
+                               "def test_a():\n    assert f()\n\n\ndef test_b():\n"
+                               "    assert g()\n",
+            "def test_a():\n    assert f()\n\n\ndef test_b():\n"
+            "    if sys.version_info < (3, 7):\n        pytest.xfail(reason='x')\n"
+            "    assert g()\n"), "tests/test_a.py:7"),
     ("E3: a skip flag on an install after the tests (not a deploy)",
      added(WF, workflow(step("mvn -B verify"), step("mvn -B install -DskipTests"))),
      f"{WF}:6"),
@@ -119,19 +130,34 @@ QUIET = [  # (class, change)
                             "        continue-on-error: true\n"))),
     ("E2: a notification job", added(WF, "jobs:\n  notify:\n    continue-on-error: true\n"
                                          "    steps:\n      - uses: zzak/action-discord@v4\n")),
+    ("R1: RSpec pending respelled skip on the same line",
+     edited("spec/json_spec.rb", "begin\n  require lib\nrescue LoadError\n"
+                                 "  pending \"unable to load #{lib}\"\nend\n",
+            "begin\n  require lib\nrescue LoadError\n  skip \"unable to load #{lib}\"\nend\n")),
+    ("R1: an xfail mark become a pytest.xfail() call in the same test",
+     edited("tests/test_a.py", "@pytest.mark.xfail(sys.version_info < (3, 7), reason='x')\n"
+                               "@pytest.mark.asyncio\nasync def test_a():\n    assert await f()\n",
+            "@pytest.mark.parametrize('backend', [1, 2])\n@pytest.mark.asyncio\n"
+            "async def test_a(backend):\n    if sys.version_info < (3, 7):\n"
+            "        pytest.xfail(reason='x')\n    assert await f()\n")),
     ("E3: a deploy after the tests ran in the same job",
      added(WF, workflow(step("mvn -B verify"),
                         step("mvn -B deploy --settings=.m2.xml -Dmaven.test.skip=true")))),
 ]
 
 
-@pytest.mark.parametrize(("change", "where"), [c[1:] for c in REPORTED],
+RULE_OF = {"R1: ava's test.failing respelled test.skip now never runs": "SKP001",
+           "R1: an xfail mark removed from one test, a call added to another": "SKP005"}
+
+
+@pytest.mark.parametrize(("change", "where", "rule"),
+                         [(c[1], c[2], RULE_OF.get(c[0], "SKP008")) for c in REPORTED],
                          ids=[c[0] for c in REPORTED])
-def test_ci_classes_that_are_reported(change: Change, where: str,
+def test_ci_classes_that_are_reported(change: Change, where: str, rule: str,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     code, out = scan(change, capsys)
     assert code == 1, out
-    assert f"{where}:" in out and " SKP008 " in out, out
+    assert f"{where}:" in out and f" {rule} " in out, out
 
 
 @pytest.mark.parametrize("change", [c for _, c in QUIET], ids=[n for n, _ in QUIET])
