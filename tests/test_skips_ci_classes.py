@@ -76,6 +76,9 @@ REPORTED = [  # (class, change, path:line)
     ("E2: continue-on-error: true on a job whose steps test",
      added(WF, "jobs:\n  test:\n    continue-on-error: true\n    steps:\n"
                "      - uses: actions/checkout@v4\n" + step("make check")), f"{WF}:3"),
+    ("E2: continue-on-error on a test step that runs unless cancelled",
+     added(WF, workflow(step("pytest", "if: ${{ !cancelled() }}", "continue-on-error: true"))),
+     f"{WF}:7"),
     ("E3: a skip flag on a deploy with no test run before it",
      added(WF, workflow(step("mvn -B deploy -Dmaven.test.skip=true"))), f"{WF}:5"),
     ("R1: ava's test.failing respelled test.skip now never runs",

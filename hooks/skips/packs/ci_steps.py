@@ -77,7 +77,8 @@ def guarded_command(lines: Sequence[str], line: int, col: int) -> str:
         text = lines[number].rstrip()[:-1] + " " + text
 
 
-_FAILURE_ONLY = re.compile(r"^\s*-?\s*if\s*:.*\b(?:failure|cancelled)\s*\(\s*\)")
+# runs only once the job has failed: if: failure() (not if: ${{ !cancelled() }})
+_FAILURE_ONLY = re.compile(r"^\s*-?\s*if\s*:.*(?<![!\w])(?:failure|cancelled)\s*\(\s*\)")
 _STEP_KEY = re.compile(r"^\s*-?\s*(?:run|uses|script|bash|pwsh|powershell|task|command)\s*:")
 # the keys of a step whose values say what it runs (not its name, paths, cache keys)
 _COMMAND_KEYS = frozenset({"run", "uses", "script", "bash", "pwsh", "powershell", "task",
