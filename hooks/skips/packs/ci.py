@@ -11,7 +11,7 @@ import glob
 import re
 from collections.abc import Sequence
 
-from hooks.skips.packs import ci_steps
+from hooks.skips.rules import LazyRegex
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
@@ -39,25 +39,31 @@ def _testpaths_missing(lines: Sequence[str], _text: str, line: int, _col: int) -
     paths = [p for p in re.split(r"[\s,\[\]\"']+", value.split("#", 1)[0]) if p]
     return bool(paths) and not any(glob.glob(p) for p in paths)
 
-_SWALLOWED = re.compile(r"\|\|\s*(?:true|:)(?=\s*(?:$|[;&|)#\"'\]]))")
+_SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:)(?=\s*(?:$|[;&|)#\"'\]]))")
 
 
 def _hides_a_check(lines: Sequence[str], _text: str, line: int, _col: int) -> bool:
     """The command an ``|| true`` guards runs tests or checks: ``pytest || true`` hides a red
     build, ``mocha && (coveralls || true)`` and ``npm ls ||:`` do not."""
+    from hooks.skips.packs import ci_steps
+
     return any(ci_steps.runs_checks(ci_steps.guarded_command(lines, line, m.start()))
-               for m in _SWALLOWED.finditer(lines[line - 1]))
+               for m in _SWALLOWED.compiled.finditer(lines[line - 1]))
 
 
 def _step_runs_checks(lines: Sequence[str], text: str, line: int, col: int) -> bool:
+    from hooks.skips.packs import ci_steps
+
     return not ci_steps.step_may_fail_harmlessly(lines, line, text, col)
 
 
-ALLOW_LIST_KEY = re.compile(r"^\s*allow_failures\s*:")
+ALLOW_LIST_KEY = LazyRegex(r"^\s*allow_failures\s*:")
 
 
 def allow_list_key_of(lines: Sequence[str], line: int) -> int | None:
     """The line of the allow-list key whose entry LINE is, or None."""
+    from hooks.skips.packs import ci_steps
+
     key = ci_steps.list_key_line(lines, line)
     return key if key is not None and ALLOW_LIST_KEY.search(lines[key - 1]) else None
 
@@ -86,14 +92,16 @@ DESELECTIONS: tuple[tuple[str, str | None, str], ...] = (
     ("dotnet test", r"\bdotnet\s+test\b", r"--filter[\s=]+[\"']?[^\s\"']*!=\S*"),
 )
 _DESELECTION = "|".join(f"(?P<d{i}>{option})" for i, (_, _, option) in enumerate(DESELECTIONS))
-_RUNNER_BEFORE = [re.compile(r) if r else None for _, r, _ in DESELECTIONS]
+_RUNNER_BEFORE = [LazyRegex(r) if r else None for _, r, _ in DESELECTIONS]
+_DESELECTION_AT = LazyRegex(r"(?<![\w-])(?:" + _DESELECTION + ")")
 
 
 def _runner_deselects(lines: Sequence[str], _text: str, line: int, _col: int) -> bool:
     """An option of the table above follows its own runner on the command (continuation
     lines included): ``--skip`` after ``cargo test``, not after ``git rebase``."""
-    pattern = re.compile(r"(?<![\w-])(?:" + _DESELECTION + ")")
-    for m in pattern.finditer(lines[line - 1]):
+    from hooks.skips.packs import ci_steps
+
+    for m in _DESELECTION_AT.compiled.finditer(lines[line - 1]):
         row = next(int(k[1:]) for k, v in m.groupdict().items() if v is not None
                    and k.startswith("d") and k[1:].isdigit())
         runner = _RUNNER_BEFORE[row]
@@ -102,15 +110,17 @@ def _runner_deselects(lines: Sequence[str], _text: str, line: int, _col: int) ->
     return False
 
 
-_SKIP_FLAGS = re.compile(r"-DskipTests\b(?!\s*=\s*false)|-Dmaven\.test\.skip\b(?!\s*=\s*false)"
+_SKIP_FLAGS = LazyRegex(r"-DskipTests\b(?!\s*=\s*false)|-Dmaven\.test\.skip\b(?!\s*=\s*false)"
                          r"|(?<![\w-])-x\s+test\b")
-_PUBLISHING = re.compile(r"(?<![\w:-])(?:deploy|publish\w*|release:perform)\b")
+_PUBLISHING = LazyRegex(r"(?<![\w:-])(?:deploy|publish\w*|release:perform)\b")
 
 
 def _skip_not_after_tests(lines: Sequence[str], _text: str, line: int, _col: int) -> bool:
     """Not a deploy or publish step of a job whose earlier step already ran the tests."""
+    from hooks.skips.packs import ci_steps
+
     return not (_PUBLISHING.search(lines[line - 1])
-                and ci_steps.earlier_step_tests(lines, line, _SKIP_FLAGS))
+                and ci_steps.earlier_step_tests(lines, line, _SKIP_FLAGS.compiled))
 
 
 # the entries of an allow-list are what it allows: a job added to an existing list

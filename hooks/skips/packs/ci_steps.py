@@ -14,10 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hooks.receipt.programs import RUNNER_PROGRAMS
-from hooks.receipt.programs import SCRIPT_COMMANDS
-from hooks.receipt.programs import SUBCOMMAND_RUNNERS
-
 # Programs whose every run tests, checks or builds (a failure of any of them is a red build).
 CHECK_PROGRAMS = frozenset({
     "rake", "rspec", "tox", "nox", "make", "gmake", "mvn", "mvnw", "gradle", "gradlew",
@@ -45,6 +41,10 @@ def _base(word: str) -> str:
 
 def runs_checks(command: str) -> bool:
     """COMMAND (shell text, perhaps several commands) runs, or may run, tests or checks."""
+    from hooks.receipt.programs import RUNNER_PROGRAMS
+    from hooks.receipt.programs import SCRIPT_COMMANDS
+    from hooks.receipt.programs import SUBCOMMAND_RUNNERS
+
     words = [_base(w) for w in _WORD.findall(command)]
     pairs = set(zip(words, words[1:]))
     return (any(w in RUNNER_PROGRAMS or w in CHECK_PROGRAMS or _CHECK_WORD.search(w)
