@@ -69,6 +69,17 @@ FINDINGS = {
         ("tp", "plain", "mocha.opts tests deleted with the feature (deliberate)"),
     ("mochajs/mocha", "802fb0593a", "test/node-unit/cli/node-flags.spec.js", 89, "SKP009"):
         ("tp", "plain", "debug-flag checks deleted with Node v6 support (deliberate)"),
+    # continue-on-error given by an expression (read since the held-out review's class M2)
+    ("rack/rack", "35a8574710", ".github/workflows/test.yaml", 42, "SKP008"):
+        ("tp", "plain", "continue-on-error: ${{ startsWith(matrix.ruby, '2.4') || ... }} on "
+                        "the `bundle exec rake` step: the tests may fail on those rubies"),
+    ("pytest-dev/pytest", "6a95bcaa58", ".github/workflows/test.yml", 185, "SKP008"):
+        ("tp", "plain", "continue-on-error: >- ${{ contains(fromJSON('[...py313...]'), "
+                        "matrix.name) }} added to the test job: those jobs may fail"),
+    # a runner's own deselection option (class M1)
+    ("pallets/click", "777a89e232", "pyproject.toml", 89, "SKP008"):
+        ("tp", "plain", "addopts = \"-m 'not stress'\": the new stress tests deselected by "
+                        "default (deliberate: a separate job runs them)"),
 }
 
 

@@ -252,11 +252,29 @@ def _renamed_test_modules(files: Sequence[ChangedFile]) -> list[Hit]:
             and not f.diff.path.endswith("conftest.py")]
 
 
+def _entries_of_new_lists(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
+    """An allow-list entry is reported only when its list's key is not: a new
+    ``allow_failures:`` block is one finding, an entry added to an existing list is its own."""
+    from hooks.skips.packs.ci import ALLOW_LIST_ENTRY
+    from hooks.skips.packs.ci import allow_list_key_of
+
+    entries = [h for h in hits if h.rule is ALLOW_LIST_ENTRY]
+    if not entries:
+        return hits
+    scans = {f.diff.path: f.scan for f in files}
+    reported = {(h.path, h.line) for h in hits}
+    covered = {id(h) for h in entries
+               if (h.path, allow_list_key_of(scans[h.path].raw_lines(), h.line)) in reported}
+    return [h for h in hits if id(h) not in covered]
+
+
 def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Contents,
                  enabled: frozenset[str]) -> list[tuple[Hit, FileScan]]:
     """The per-line HITS net of what the change removes, plus the change-level rules."""
     live = [f for f in files if not f.diff.deleted]
-    found = _net_new(files, hits)
+    from hooks.skips.respelled import respelled_skips
+
+    found = _entries_of_new_lists(files, respelled_skips(files, _net_new(files, hits)))
     if not REMOVED_ASSERTION.opt_in or REMOVED_ASSERTION.id in enabled:
         found += _removed_assertions(live, contents)
     if not RENAMED_TEST.opt_in or RENAMED_TEST.id in enabled:
