@@ -7,10 +7,13 @@ builds the hook environment for this package once.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -60,6 +63,9 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         "NO_COLOR": "1",
         # git reaches no network: receipt init's look-up of its own tag fails at once
         "GIT_ALLOW_PROTOCOL": "file",
+        # the test projects' pytest loads no plugin of this venv (xdist...): a tenth of a
+        # second saved on each of the suite's ~150 inner pytest runs; no receipt records it
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
     })
     yield
     os.environ.clear()
@@ -87,6 +93,44 @@ def run(argv: Sequence[str], cwd: Path | str, *, stdin: str | None = None,
                   proc.stderr.decode("utf-8", "replace"))
 
 
+def in_process(main: Callable[[list[str]], int], argv: Sequence[str], cwd: Path | str) -> Result:
+    """A command's ``main(argv)`` called in this process from CWD, as its console script calls
+    it: the exit code it returns (or argparse's SystemExit), and what it wrote to stdout and
+    stderr. For the cases of a behaviour whose process wiring one process test already covers."""
+    out, err = io.StringIO(), io.StringIO()
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(argv))
+            except SystemExit as e:  # argparse's usage errors
+                code = e.code if isinstance(e.code, int) else 1
+    finally:
+        os.chdir(before)
+    return Result(code, out.getvalue(), err.getvalue())
+
+
+def receipt_main(cwd: Path | str, *argv: str) -> Result:
+    """``receipt ARGV`` through the CLI's main in process: exit code and messages (the console
+    script and each command's process wiring have their own tests)."""
+    from hooks import cli
+
+    return in_process(cli.main, argv, cwd)
+
+
+def receipt_check(cwd: Path | str, *args: str) -> Result:
+    return receipt_main(cwd, "check", *args)
+
+
+def check_receipt(cwd: Path | str, *args: str) -> Result:
+    """The check-receipt hook's main in process: its verdict, exit code and messages (the
+    console script, stdin and the hook under pre-commit have their own tests)."""
+    from hooks import check_receipt as hook
+
+    return in_process(hook.main, args, cwd)
+
+
 def git(repo: Path, *args: str) -> str:
     proc = subprocess.run(("git", *args), cwd=repo, capture_output=True,
                           check=False)
@@ -97,9 +141,11 @@ def git(repo: Path, *args: str) -> str:
 class Repo:
     """A temporary git repository with a few helpers; ``remote`` is a real bare repository."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, init: bool = True) -> None:
+        """INIT false: PATH already is a repository (a copy of a fixture's template, say)."""
         self.path = path
-        git(path.parent, "init", "-q", "--template=", str(path))
+        if init:
+            git(path.parent, "init", "-q", "--template=", str(path))
 
     def git(self, *args: str) -> str:
         return git(self.path, *args)
@@ -198,3 +244,20 @@ def precommit_config(hook_repo: tuple[str, str], *hooks: str, args: Sequence[str
         if args:
             lines.append(f"        args: [{', '.join(args)}]")
     return "\n".join(lines) + "\n"
+
+
+def scan_new_file(path: str, text: str, capsys: pytest.CaptureFixture[str],
+                  enabled: frozenset[str] = frozenset()) -> tuple[int, str]:
+    """The hook's core and report, in process, on a file the change adds whole (every line is
+    an added line, as when it is staged new): the exit code and what the hook prints."""
+    from hooks.skips import packs_for
+    from hooks.skips.allowances import DEFAULT_TICKET
+    from hooks.skips.report import report
+    from hooks.skips.scan import FileScan
+
+    scan = FileScan(path, packs_for(path), text)
+    hits = scan.hits(scan.candidates(list(enumerate(scan.raw_lines(), 1)), enabled))
+    capsys.readouterr()
+    code = report([(hit, scan) for hit in hits], allow=True, ticket=DEFAULT_TICKET, fmt="text",
+                  prog="no-inserted-skips")
+    return code, capsys.readouterr().out

@@ -1,8 +1,12 @@
-"""receipt agent-hook: each agent's documented stop protocol, block and allow, through the CLI."""
+"""receipt agent-hook: each agent's documented stop protocol, block and allow: each agent and
+each wiring (stdin, exit code, stderr, fail-open) through the CLI, the other cases in process."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -33,8 +37,34 @@ def stop_event(agent: str, repo: Repo, message: str) -> str:
 
 
 def hook(repo: Repo, agent: str, message: str, *args: str) -> Result:
+    """The stop hook through ``receipt agent-hook``: the process the agent starts."""
     return repo.run("receipt", "agent-hook", "--agent", agent, *args,
                     stdin=stop_event(agent, repo, message))
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+               ) -> Callable[..., Result]:
+    """The same hook's ``main`` called in process (stdin, stdout, stderr and the working
+    directory it moves to are the test's): for the cases whose wiring one process test covers."""
+    from hooks.commands import agent_hook
+
+    def call(repo: Repo, agent: str, message: str, *args: str) -> Result:
+        monkeypatch.chdir(repo.path)  # main moves to the repository root; undone after the test
+        raw = stop_event(agent, repo, message).encode()
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(raw)))
+        capsys.readouterr()
+        code = agent_hook.main(["--agent", agent, *args])
+        out, err = capsys.readouterr()
+        return Result(code, out, err)
+    return call
+
+
+def through(agent: str, process_agent: str, repo: Repo, message: str,
+            in_process: Callable[..., Result]) -> Result:
+    """The hook for AGENT: through its process when it is PROCESS_AGENT (each parametrised test
+    sends a different agent through the process), else in process."""
+    return (hook if agent == process_agent else in_process)(repo, agent, message)
 
 
 def blocked_reason(agent: str, result: Result) -> str:
@@ -67,8 +97,9 @@ def project(repo: Repo) -> Repo:
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_claim_without_receipt_is_blocked_with_the_configured_command(
-        project: Repo, agent: str) -> None:
-    reason = blocked_reason(agent, hook(project, agent, "Fixed it. All tests pass."))
+        project: Repo, agent: str, in_process: Callable[..., Result]) -> None:
+    reason = blocked_reason(agent, through(agent, AGENTS[0], project,
+                                           "Fixed it. All tests pass.", in_process))
     assert reason.startswith('receipt: your last message claims success ("All tests pass.") but '
                              'no green receipt covers this work tree (tree ')
     assert f"run {RUN} and finish only when it exits 0" in reason
@@ -77,26 +108,31 @@ def test_claim_without_receipt_is_blocked_with_the_configured_command(
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_green_receipt_on_this_tree_lets_the_stop_through(project: Repo, agent: str) -> None:
+def test_green_receipt_on_this_tree_lets_the_stop_through(
+        project: Repo, agent: str, in_process: Callable[..., Result]) -> None:
     project.write("app.py", "x = 2\n")
     assert project.run("receipt", "run", "--", "python3", "suite.py").code == 0
-    assert_allowed(agent, hook(project, agent, "Fixed it. All tests pass."))
+    assert_allowed(agent, through(agent, AGENTS[1], project, "Fixed it. All tests pass.",
+                                  in_process))
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_a_change_after_the_green_receipt_is_blocked(project: Repo, agent: str) -> None:
+def test_a_change_after_the_green_receipt_is_blocked(
+        project: Repo, agent: str, in_process: Callable[..., Result]) -> None:
     assert project.run("receipt", "run", "--", "python3", "suite.py").code == 0
     project.write("app.py", "x = 3\n")
-    reason = blocked_reason(agent, hook(project, agent, "I changed app.py."))
+    reason = blocked_reason(agent, through(agent, AGENTS[2], project, "I changed app.py.",
+                                           in_process))
     assert "the work tree changed since the last green receipt (now tree " in reason
     assert f"run {RUN}" in reason
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-def test_no_receipt_lets_the_stop_through_and_is_logged(project: Repo, agent: str) -> None:
+def test_no_receipt_lets_the_stop_through_and_is_logged(
+        project: Repo, agent: str, in_process: Callable[..., Result]) -> None:
     project.write("app.py", "x = 4\n")
     message = "NO RECEIPT: the suite needs DATABASE_URL, which is empty here."
-    assert_allowed(agent, hook(project, agent, message))
+    assert_allowed(agent, through(agent, AGENTS[3], project, message, in_process))
     [event] = ledger(project)
     assert (event["event"], event["agent"], event["message"]) == ("no_receipt", agent, message)
     assert project.run("receipt", "ledger", "check").code == 0
@@ -115,10 +151,11 @@ def test_a_failing_run_on_this_tree_is_named(project: Repo) -> None:
 
 
 def test_after_three_blocks_for_one_reason_the_stop_goes_through_as_a_fuse_event(
-        project: Repo) -> None:
+        project: Repo, in_process: Callable[..., Result]) -> None:
     project.write("app.py", "x = 5\n")
-    for n in (1, 2, 3):
-        reason = blocked_reason("claude-code", hook(project, "claude-code", "Changed app.py."))
+    for n in (1, 2, 3):  # the first blocks in process, the capped stop through the process
+        reason = blocked_reason("claude-code", in_process(project, "claude-code",
+                                                          "Changed app.py."))
         assert reason.endswith(f"(block {n} of 3 for this reason)")
     result = hook(project, "claude-code", "Changed app.py.")
     assert_allowed("claude-code", result)
@@ -128,16 +165,17 @@ def test_after_three_blocks_for_one_reason_the_stop_goes_through_as_a_fuse_event
     assert (event["event"], event["reason"], event["occurrences"]) == \
         ("fuse_blown", "blocked_stops", 3)
     # the count starts over: the next stop is held again
-    blocked_reason("claude-code", hook(project, "claude-code", "Changed app.py."))
+    blocked_reason("claude-code", in_process(project, "claude-code", "Changed app.py."))
 
 
-def test_block_cap_from_the_option_and_the_config(project: Repo) -> None:
+def test_block_cap_from_the_option_and_the_config(
+        project: Repo, in_process: Callable[..., Result]) -> None:
     project.write("app.py", "x = 6\n")
     blocked_reason("codex", hook(project, "codex", "Changed.", "--max-blocks", "1"))
-    assert_allowed("codex", hook(project, "codex", "Changed.", "--max-blocks", "1"))
+    assert_allowed("codex", in_process(project, "codex", "Changed.", "--max-blocks", "1"))
     project.write(".receipt-hooks.toml",
                   'test-command = "python3 suite.py"\n[agents]\nmax-blocks = 2\n')
-    assert blocked_reason("codex", hook(project, "codex", "Changed.")).endswith(
+    assert blocked_reason("codex", in_process(project, "codex", "Changed.")).endswith(
         "(block 1 of 2 for this reason)")
 
 

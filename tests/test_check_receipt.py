@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from conftest import PASSING_TEST
 from conftest import Repo
+from conftest import Result
+from conftest import check_receipt
 
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
@@ -31,13 +33,19 @@ def edit_receipt(repo: Repo, **changes: Any) -> None:
     path.write_text(json.dumps(data))
 
 
-def check(repo: Repo, *args: str, **kw: Any) -> Any:
+def check(repo: Repo, *args: str) -> Result:
+    """In process: the verdicts' exit codes and messages. The process itself (console script,
+    stdin, stderr, a path that could hang) has tests of its own (check_process)."""
+    return check_receipt(repo.path, *args)
+
+
+def check_process(repo: Repo, *args: str, **kw: Any) -> Result:
     return repo.run("check-receipt", *args, **kw)
 
 
 def test_valid_receipt_passes(repo: Repo) -> None:
     head = commit_and_run(repo)
-    result = check(repo)
+    result = check_process(repo)
     assert result.code == 0
     assert result.out.startswith(f"check-receipt: {head[:7]}: {RECEIPT} vouches for this tree")
 
@@ -159,7 +167,7 @@ def test_special_files_exit_5_without_hanging(repo: Repo, kind: str) -> None:
         os.mkfifo(target)
     else:
         target.symlink_to("/dev/zero")
-    result = check(repo, timeout=20)
+    result = check_process(repo, timeout=20)
     assert result.code == 5
     assert len(result.out.splitlines()) == 1
     assert "is not a receipt: it is" in result.out
@@ -259,7 +267,7 @@ def test_json_format_gives_the_same_findings_as_data(repo: Repo) -> None:
 
 def test_usage_errors_and_not_a_repo_exit_1(repo: Repo, tmp_path: Path) -> None:
     repo.commit("init")
-    result = check(repo, "--max-age", "soon")
+    result = check_process(repo, "--max-age", "soon")
     assert result.code == 1
     assert "not a duration: 'soon'" in result.err
     result = check(repo, "--rev", "no-such-branch")
@@ -320,9 +328,9 @@ def test_pre_push_stdin_lines_each_checked_and_deletions_skipped(repo: Repo) -> 
     zero = "0" * 40
     lines = (f"refs/heads/a {first} refs/heads/a {zero}\n"
              f"(delete) {zero} refs/heads/gone {first}\n")
-    assert check(repo, "--git-pre-push", stdin=lines).code == 0
+    assert check_process(repo, "--git-pre-push", stdin=lines).code == 0
     lines += f"refs/heads/b {second} refs/heads/b {zero}\n"
-    result = check(repo, "--git-pre-push", stdin=lines)
+    result = check_process(repo, "--git-pre-push", stdin=lines)
     assert result.code == 3
     assert result.out.startswith(f"stale: {second[:7]} differs from the tested tree")
 

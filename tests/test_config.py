@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import PASSING_TEST
 from conftest import Repo
+from conftest import check_receipt
 
 from hooks.core import config
 
@@ -134,11 +135,11 @@ def test_config_max_age_and_platform_apply_and_options_override_them(repo: Repo)
     import time
 
     time.sleep(0.01)
-    refused = repo.run("check-receipt")
+    refused = check_receipt(repo.path)
     assert refused.code == 3, refused.both
     assert "older than --max-age" in refused.out
     assert "does not match --require-platform '^Plan9'" in refused.out
-    overridden = repo.run("check-receipt", "--max-age", "1h", "--require-platform", ".")
+    overridden = check_receipt(repo.path, "--max-age", "1h", "--require-platform", ".")
     assert overridden.code == 0, overridden.both
 
 
@@ -146,10 +147,10 @@ def test_require_tests_is_on_with_a_config_and_off_with_the_option(repo: Repo) -
     repo.write(".receipt-hooks.toml", "ledger = 'assumption-ledger.jsonl'\n")
     repo.commit("config")
     assert repo.run("receipt", "run", "--", "true").code == 0
-    refused = repo.run("check-receipt")
+    refused = check_receipt(repo.path)
     assert refused.code == 4
     assert "no test counts were recognised in the output of 'true'" in refused.out
-    assert repo.run("check-receipt", "--no-require-tests").code == 0
+    assert check_receipt(repo.path, "--no-require-tests").code == 0
 
 
 def test_ledger_hook_reads_ledger_and_hypothesis_paths_from_the_config(repo: Repo) -> None:

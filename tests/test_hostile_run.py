@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from conftest import PASSING_TEST
 from conftest import Repo
+from conftest import receipt_check
 
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
@@ -50,7 +51,7 @@ def test_a_flagged_file_fixed_on_disk_does_not_vouch_for_the_broken_commit(
     run = repo.run("receipt", "run", "--", PY, "t.py")
     assert run.code == 0
     assert f"t.py (marked {flag}" in run.err
-    check = repo.run("receipt", "check")
+    check = receipt_check(repo.path)
     assert check.code == 3
     assert f"t.py (marked {flag}" in check.out
     assert f"git update-index --no-{flag} PATH" in check.out
@@ -58,7 +59,7 @@ def test_a_flagged_file_fixed_on_disk_does_not_vouch_for_the_broken_commit(
     # what was tested, committed, is vouched for
     repo.git("update-index", f"--no-{flag}", "t.py")
     repo.commit("fix", "t.py")
-    assert repo.run("receipt", "check").code == 0
+    assert receipt_check(repo.path).code == 0
 
 
 def test_a_sparse_checkout_does_not_vouch_for_the_tests_it_left_out(repo: Repo) -> None:
@@ -67,7 +68,7 @@ def test_a_sparse_checkout_does_not_vouch_for_the_tests_it_left_out(repo: Repo) 
     assert not (repo.path / "b").exists()
     run = repo.run("receipt", "run", "--", PY, "-c", "print('3 passed, 0 failed')")
     assert run.code == 0
-    check = repo.run("receipt", "check")
+    check = receipt_check(repo.path)
     assert check.code == 3
     assert "b/t (marked skip-worktree" in check.out
     assert "git sparse-checkout disable" in check.out
@@ -82,7 +83,7 @@ def test_an_exec_bit_hidden_by_core_filemode_false_is_recorded_as_on_disk(repo: 
     assert repo.git("status", "--porcelain") == ""
     assert repo.run("receipt", "run", "--", "./t.sh").code == 0
     assert receipt_of(repo)["git_tree"] != repo.git("rev-parse", "HEAD^{tree}")
-    check = repo.run("receipt", "check")
+    check = receipt_check(repo.path)
     assert check.code == 3
     assert "t.sh (exec bit differs on disk, which core.fileMode=false hides)" in check.out
     assert "git config core.fileMode true" in check.out
@@ -94,7 +95,7 @@ def test_core_filemode_false_alone_changes_nothing(repo: Repo) -> None:
     repo.git("config", "core.fileMode", "false")
     run = repo.run("receipt", "run", "--", PY, "t.py")
     assert run.code == 0 and "warning" not in run.err
-    assert repo.run("receipt", "check").code == 0
+    assert receipt_check(repo.path).code == 0
 
 
 def add_submodule(repo: Repo) -> Path:
@@ -110,7 +111,7 @@ def test_uncommitted_changes_inside_a_submodule_are_refused_by_name(repo: Repo) 
     repo.write("t.py", PASSING_TEST)
     lib = add_submodule(repo)
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
-    assert repo.run("receipt", "check").code == 0  # a clean submodule is fine
+    assert receipt_check(repo.path).code == 0  # a clean submodule is fine
     # that clean run's note rightly vouches for this tree: forget it, so the check below
     # judges only the receipt of the run that saw the dirty submodule
     repo.git("update-ref", "-d", "refs/notes/receipts")
@@ -119,7 +120,7 @@ def test_uncommitted_changes_inside_a_submodule_are_refused_by_name(repo: Repo) 
     assert run.code == 0
     assert "lib (a submodule or nested repository with uncommitted changes" in run.err
     assert receipt_of(repo)["hidden"] == [{"path": "lib", "why": "submodule"}]
-    check = repo.run("receipt", "check")
+    check = receipt_check(repo.path)
     assert check.code == 3
     assert "the run saw changes no git tree can record: lib (a submodule" in check.out
     no_bug(run.err, check.out)
@@ -139,7 +140,7 @@ def test_a_550_kb_argv_gives_a_receipt_the_checker_accepts(repo: Repo) -> None:
     assert r["argv_original"]["count"] == 5503
     assert r["argv"][:3] == [PY, "-c", "print('3 passed, 0 failed')"]
     assert r["argv"][-1].endswith("arguments cut]")
-    check = repo.run("receipt", "check")
+    check = receipt_check(repo.path)
     assert check.code == 0, check.out
     assert "receipt run -- <your test command>" not in check.out
 
@@ -181,21 +182,21 @@ def test_nested_repositories_never_crash_the_run(repo: Repo) -> None:
     Repo(repo.path / "empty")  # git init, nothing in it: nothing to record
     run = repo.run("receipt", "run", "--", PY, "t.py")
     assert run.code == 0
-    assert repo.run("receipt", "check").code == 0
+    assert receipt_check(repo.path).code == 0
     repo.git("update-ref", "-d", "refs/notes/receipts")  # judge only the runs below
     scratch = Repo(repo.path / "scratch")
     scratch.write("data.txt", "read by the tests\n")  # files, no commit: no tree can hold it
     run = repo.run("receipt", "run", "--", PY, "t.py")
     assert run.code == 0
     assert "scratch (a nested git repository with no commit" in run.err
-    check = repo.run("receipt", "check")
+    check = receipt_check(repo.path)
     assert check.code == 3
     assert "scratch (a nested git repository with no commit" in check.out
     scratch.commit("now it has one")  # recorded as git records it: a gitlink, so stale
     run = repo.run("receipt", "run", "--", PY, "t.py")
     assert run.code == 0
     assert receipt_of(repo)["git_dirty"] is True
-    assert repo.run("receipt", "check").code == 3
+    assert receipt_check(repo.path).code == 3
     no_bug(run.err, check.out)
 
 
@@ -332,7 +333,7 @@ def test_log_dev_null_keeps_no_log_and_says_so(repo: Repo) -> None:
     assert link.is_symlink()
     r = receipt_of(repo)
     assert r["output"]["log"] is None and r["output"]["bytes"] == len("3 passed, 0 failed\n")
-    assert repo.run("receipt", "check").code == 0
+    assert receipt_check(repo.path).code == 0
     assert "no log kept (--log /dev/null)" in repo.run("receipt", "show").out
 
 
@@ -385,7 +386,7 @@ def test_receipts_that_are_not_strict_json_exit_5_naming_the_problem(repo: Repo)
     ]
     for raw, reason in cases:
         (repo.path / RECEIPT).write_bytes(raw)
-        check = repo.run("receipt", "check")
+        check = receipt_check(repo.path)
         assert check.code == 5, reason
         assert len(check.out.splitlines()) == 1 and reason in check.out, check.out
         no_bug(check.out, check.err)
@@ -395,7 +396,7 @@ def test_receipts_that_are_not_strict_json_exit_5_naming_the_problem(repo: Repo)
 def test_a_log_outside_the_repository_is_malformed(repo: Repo, log: str) -> None:
     text = good_receipt(repo)
     (repo.path / RECEIPT).write_text(text.replace('"artifacts/test-output.log"', json.dumps(log)))
-    check = repo.run("receipt", "check")
+    check = receipt_check(repo.path)
     assert check.code == 5
     assert f"output.log {log!r} is outside the repository" in check.out
     no_bug(check.out, check.err)
@@ -405,7 +406,7 @@ def test_a_log_naming_another_tracked_file_is_malformed(repo: Repo) -> None:
     text = good_receipt(repo)
     # as if t.py were the log: the check would compare the trees without it
     (repo.path / RECEIPT).write_text(text.replace('"artifacts/test-output.log"', '"t.py"'))
-    check = repo.run("receipt", "check")
+    check = receipt_check(repo.path)
     assert check.code == 5
     assert "output.log names t.py, a file tracked in" in check.out
     assert "that is not the log it describes" in check.out

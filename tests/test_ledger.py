@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import Repo
+from conftest import receipt_main
 
 LEDGER = "assumption-ledger.jsonl"
 SEED_LINE = ('{"ts":"2026-09-07T22:11:00Z","hypothesis":"STRIPE_API_KEY is unset in this workflow",'
@@ -34,9 +35,9 @@ def test_add_appends_a_hypothesis_and_prints_its_id(repo: Repo) -> None:
 
 def test_the_seed_hypothesis_line_is_valid_as_written(repo: Repo) -> None:
     repo.write(LEDGER, SEED_LINE + "\n")
-    result = repo.run("receipt", "ledger", "check")
+    result = receipt_main(repo.path, "ledger", "check")
     assert result.code == 0, result.out
-    listed = repo.run("receipt", "ledger", "list")
+    listed = receipt_main(repo.path, "ledger", "list")
     assert "line-1       unproven  2026-09-07T22:11:00Z STRIPE_API_KEY is unset" in listed.out
 
 
@@ -50,17 +51,18 @@ def test_a_blank_hypothesis_is_refused_and_nothing_written(repo: Repo) -> None:
 
 
 def test_resolve_list_and_open(repo: Repo) -> None:
-    first = repo.run("receipt", "ledger", "add", "cache is stale", "--test", "make t").out.strip()
-    second = repo.run("receipt", "ledger", "add", "clock skew", "--test", "date").out.strip()
-    result = repo.run("receipt", "ledger", "resolve", first, "--status", "refuted",
+    first = receipt_main(repo.path, "ledger", "add", "cache is stale", "--test",
+                         "make t").out.strip()
+    second = receipt_main(repo.path, "ledger", "add", "clock skew", "--test", "date").out.strip()
+    result = receipt_main(repo.path, "ledger", "resolve", first, "--status", "refuted",
                       "--evidence", "receipt a5870f2: cache cleared, still failing")
     assert result.code == 0
     assert result.out == f"{first}: unproven -> refuted\n"
-    listed = repo.run("receipt", "ledger", "list").out.splitlines()
+    listed = receipt_main(repo.path, "ledger", "list").out.splitlines()
     assert [row.split()[:2] for row in listed] == [[first, "refuted"], [second, "unproven"]]
-    open_only = repo.run("receipt", "ledger", "list", "--open").out.splitlines()
+    open_only = receipt_main(repo.path, "ledger", "list", "--open").out.splitlines()
     assert [row.split()[0] for row in open_only] == [second]
-    unknown = repo.run("receipt", "ledger", "resolve", "h-00000000", "--status", "proven",
+    unknown = receipt_main(repo.path, "ledger", "resolve", "h-00000000", "--status", "proven",
                        "--evidence", "x")
     assert unknown.code == 1
     assert "no hypothesis h-00000000 in" in unknown.err
@@ -69,14 +71,14 @@ def test_resolve_list_and_open(repo: Repo) -> None:
 
 def test_add_after_a_last_line_without_newline_keeps_both_whole(repo: Repo) -> None:
     repo.write(LEDGER, SEED_LINE)  # no final newline, as an editor may leave it
-    check = repo.run("receipt", "ledger", "check")
+    check = receipt_main(repo.path, "ledger", "check")
     assert check.code == 1
     assert f"{LEDGER}:1: has no newline at its end" in check.out
-    assert repo.run("receipt", "ledger", "add", "h2", "--test", "t").code == 0
+    assert receipt_main(repo.path, "ledger", "add", "h2", "--test", "t").code == 0
     data = (repo.path / LEDGER).read_bytes()
     assert data.startswith(SEED_LINE.encode() + b"\n")
     assert len(lines(repo)) == 2
-    assert repo.run("receipt", "ledger", "check").code == 0
+    assert receipt_main(repo.path, "ledger", "check").code == 0
 
 
 BAD_LEDGERS = [
@@ -95,25 +97,25 @@ BAD_LEDGERS = [
 def test_bad_ledgers_get_one_line_per_problem_and_are_not_rewritten(
         repo: Repo, content: bytes, message: str) -> None:
     path = repo.write(LEDGER, content)
-    result = repo.run("receipt", "ledger", "check")
+    result = receipt_main(repo.path, "ledger", "check")
     assert result.code == 1
     assert result.out.startswith(message), result.out
     assert "Traceback" not in result.both
-    assert repo.run("receipt", "ledger", "list").code == 0
+    assert receipt_main(repo.path, "ledger", "list").code == 0
     assert path.read_bytes() == content
 
 
 def test_a_directory_or_symlink_ledger_is_refused(repo: Repo, tmp_path: Path) -> None:
     (repo.path / LEDGER).mkdir()
     for argv in (("check",), ("add", "h", "--test", "t"), ("list",)):
-        result = repo.run("receipt", "ledger", *argv)
+        result = receipt_main(repo.path, "ledger", *argv)
         assert result.code == 1
         assert result.err.endswith(f"{LEDGER} is a directory; the ledger is a JSON Lines file\n")
     (repo.path / LEDGER).rmdir()
     outside = tmp_path / "elsewhere.jsonl"
     outside.write_text("")
     (repo.path / LEDGER).symlink_to(outside)
-    result = repo.run("receipt", "ledger", "add", "h", "--test", "t")
+    result = receipt_main(repo.path, "ledger", "add", "h", "--test", "t")
     assert result.code == 1
     assert "is a symlink; the ledger must be a regular file" in result.err
     assert outside.read_text() == ""
@@ -123,10 +125,10 @@ def test_a_large_ledger_is_checked_and_then_remembered(repo: Repo) -> None:
     entry = json.loads(SEED_LINE)
     body = "".join(json.dumps({**entry, "hypothesis": f"cause {i}"}) + "\n" for i in range(5000))
     repo.write(LEDGER, body)
-    assert repo.run("receipt", "ledger", "check").out == f"{LEDGER}: 5000 lines, all valid\n"
+    assert receipt_main(repo.path, "ledger", "check").out == f"{LEDGER}: 5000 lines, all valid\n"
     with (repo.path / LEDGER).open("a") as f:
         f.write('{"ts": "bad"}\n')
-    result = repo.run("receipt", "ledger", "check")  # only the new line is validated again...
+    result = receipt_main(repo.path, "ledger", "check")  # only the new line is validated again...
     assert result.code == 1
     assert result.out.startswith(f"{LEDGER}:5001: is none of hypothesis")  # ...and numbered
 
@@ -146,7 +148,7 @@ def test_320_concurrent_appends_leave_320_whole_lines(repo: Repo) -> None:
     entries = lines(repo)
     assert len(entries) == 320
     assert len({e["id"] for e in entries}) == 320
-    assert repo.run("receipt", "ledger", "check").out == f"{LEDGER}: 320 lines, all valid\n"
+    assert receipt_main(repo.path, "ledger", "check").out == f"{LEDGER}: 320 lines, all valid\n"
 
 
 def test_concurrent_cli_adds(repo: Repo) -> None:

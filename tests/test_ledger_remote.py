@@ -4,6 +4,8 @@ hypothesis lines the remote already has, even when they were added after the mer
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 from conftest import Repo
@@ -26,9 +28,12 @@ def commit(repo: Repo, message: str, **files: str) -> str:
     return repo.git("rev-parse", "HEAD")
 
 
-@pytest.fixture
-def published(repo: Repo, hook_repo: tuple[str, str]) -> Repo:
-    """main on a bare remote: 'one' (with the first src change), then 'two' (with a second)."""
+@pytest.fixture(scope="module")
+def published_template(tmp_path_factory: pytest.TempPathFactory,
+                       hook_repo: tuple[str, str]) -> Path:
+    """main on a bare remote: 'one' (with the first src change), then 'two' (with a second),
+    both pushed through the installed pre-push hook; built once, copied for each test."""
+    repo = Repo(tmp_path_factory.mktemp("published") / "repo")
     repo.write(".pre-commit-config.yaml", precommit_config(hook_repo, HOOK))
     commit(repo, "first", **{LEDGER: hypothesis("one"), "src/a.py": "1\n"})
     repo.add_remote()
@@ -39,6 +44,15 @@ def published(repo: Repo, hook_repo: tuple[str, str]) -> Repo:
     second = repo.run("git", "push", "-q", "origin", "main")
     assert second.code == 0, second.both
     repo.git("reset", "-q", "--hard", "HEAD~1")  # back to the merge base: 'two' is gone here
+    return repo.path.parent
+
+
+@pytest.fixture
+def published(published_template: Path, tmp_path: Path) -> Repo:
+    """A copy of the template's repository and bare remote, the remote's URL pointed at the copy."""
+    shutil.copytree(published_template, tmp_path, symlinks=True, dirs_exist_ok=True)
+    repo = Repo(tmp_path / "repo", init=False)
+    repo.git("remote", "set-url", "origin", str(tmp_path / "repo-remote.git"))
     return repo
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import Repo
 from conftest import precommit_config
+from conftest import scan_new_file
 
 from hooks.skips import all_packs
 from hooks.skips.rules import CHANGE_RULES
@@ -47,23 +48,6 @@ def commit_files(repo: Repo, message: str, files: dict[str, str]) -> str:
 def stage(repo: Repo, path: str, content: str) -> None:
     repo.write(path, content)
     repo.git("add", "--", path)
-
-
-def scan_new_file(path: str, text: str, capsys: pytest.CaptureFixture[str],
-                  enabled: frozenset[str] = frozenset()) -> tuple[int, str]:
-    """The hook's core and report, in process, on a file the change adds whole (every line is
-    an added line, as when it is staged new): the exit code and what the hook prints."""
-    from hooks.skips import packs_for
-    from hooks.skips.allowances import DEFAULT_TICKET
-    from hooks.skips.report import report
-    from hooks.skips.scan import FileScan
-
-    scan = FileScan(path, packs_for(path), text)
-    hits = scan.hits(scan.candidates(list(enumerate(scan.raw_lines(), 1)), enabled))
-    capsys.readouterr()
-    code = report([(hit, scan) for hit in hits], allow=True, ticket=DEFAULT_TICKET, fmt="text",
-                  prog=HOOK)
-    return code, capsys.readouterr().out
 
 
 @pytest.mark.parametrize("case", RULES, ids=[rule_id(c) for c in RULES])
@@ -131,7 +115,13 @@ TRAPS = [
 
 
 @pytest.mark.parametrize(("path", "content"), TRAPS, ids=[t[0] for t in TRAPS])
-def test_traps_stay_quiet(repo: Repo, path: str, content: str) -> None:
+def test_traps_stay_quiet(path: str, content: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert scan_new_file(path, content, capsys) == (0, "")
+
+
+@pytest.mark.parametrize(("path", "content"), [TRAPS[0], TRAPS[5], TRAPS[-1]],
+                         ids=[TRAPS[0][0], TRAPS[5][0], TRAPS[-1][0]])
+def test_traps_stay_quiet_through_the_staged_diff(repo: Repo, path: str, content: str) -> None:
     repo.commit("init")
     stage(repo, path, content)
     result = repo.run(HOOK)

@@ -10,6 +10,7 @@ from typing import Any
 
 from conftest import PASSING_TEST
 from conftest import Repo
+from conftest import check_receipt
 from conftest import git
 
 from hooks.receipt import notes
@@ -52,13 +53,13 @@ def test_run_adds_its_receipt_to_the_note_on_the_tested_tree(repo: Repo) -> None
 def test_check_uses_the_note_when_the_file_is_for_another_tree(repo: Repo) -> None:
     tested_commit = run_tested(repo)
     repo.commit("untested change", x="1\n")
-    refused = repo.run("check-receipt")
+    refused = check_receipt(repo.path)
     assert refused.code == 3 and "stale:" in refused.out
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 0  # the file moves on
     repo.git("revert", "--no-edit", "HEAD")  # back to the tested tree: no rerun needed
     assert repo.git("rev-parse", "HEAD^{tree}") == repo.git("rev-parse",
                                                             f"{tested_commit}^{{tree}}")
-    result = repo.run("check-receipt")
+    result = check_receipt(repo.path)
     assert result.code == 0, result.both
     tree = repo.git("rev-parse", "--short=7", "HEAD^{tree}")
     assert f"{NOTES} on tree {tree} vouches for this tree" in result.out
@@ -73,7 +74,7 @@ def test_a_hand_edited_receipt_is_refused_by_its_log(repo: Repo) -> None:
     data["exit_code"] = 0
     data["tests"].update(failed=0, passed=3)
     path.write_text(json.dumps(data))
-    result = repo.run("check-receipt")
+    result = check_receipt(repo.path)
     assert result.code == 5
     assert "the log does not match the receipt (the log counts 2 passed, 1 failed" in result.out
 
@@ -82,7 +83,7 @@ def test_a_replaced_log_is_refused_even_with_a_good_note(repo: Repo) -> None:
     run_tested(repo)
     log = repo.path / "artifacts/test-output.log"
     log.write_text(log.read_text().replace("3 passed", "4 passed"))
-    result = repo.run("check-receipt")
+    result = check_receipt(repo.path)
     assert result.code == 5  # a note vouches for the tree, but the evidence here was altered
     assert "the log does not match the receipt (its SHA-256 differs from output.sha256" in \
         result.out
@@ -90,11 +91,11 @@ def test_a_replaced_log_is_refused_even_with_a_good_note(repo: Repo) -> None:
 
 def test_require_log_refuses_a_receipt_without_its_log(repo: Repo) -> None:
     run_tested(repo)
-    assert repo.run("check-receipt", "--require-log").code == 0
+    assert check_receipt(repo.path, "--require-log").code == 0
     (repo.path / "artifacts/test-output.log").unlink()
-    assert repo.run("check-receipt").code == 0
+    assert check_receipt(repo.path).code == 0
     repo.git("update-ref", "-d", NOTES)
-    result = repo.run("check-receipt", "--require-log")
+    result = check_receipt(repo.path, "--require-log")
     assert result.code == 2
     assert "no log at artifacts/test-output.log and --require-log is set" in result.out
 

@@ -13,7 +13,7 @@ from conftest import Repo
 from conftest import Result
 from conftest import git
 from conftest import precommit_config
-from conftest import run
+from conftest import receipt_check
 
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
@@ -61,7 +61,7 @@ def test_the_tree_match_needs_only_the_commit(repo: Repo, tmp_path: Path) -> Non
     tested = json.loads((repo.path / RECEIPT).read_text())["git_tree"]
     absent = subprocess.run(("git", "cat-file", "-e", tested), cwd=clone, check=False)
     assert absent.returncode != 0  # the tested tree (ledger left out) was never committed
-    result = run(["receipt", "check"], clone)
+    result = receipt_check(clone)
     assert result.code == 0, result.both
 
 
@@ -74,7 +74,7 @@ def test_stale_lists_what_changed_ten_at_most(repo: Repo) -> None:
     repo.write("t.py", PASSING_TEST + "# edited\n")
     (repo.path / "a-old.txt").unlink()
     head = repo.commit("many changes")
-    result = repo.run("receipt", "check")
+    result = receipt_check(repo.path)
     assert result.code == 3
     tree = json.loads((repo.path / RECEIPT).read_text())["git_tree"]
     shown = ", ".join(["D a-old.txt", *(f"A src/m{i:02}.py" for i in range(9))])
@@ -93,14 +93,14 @@ def test_stale_names_the_receipts_commit_where_the_tested_tree_is_not_here(
     git(tmp_path, "clone", "-q", "--no-local", str(repo.path), str(clone))
     (clone / "artifacts").mkdir()
     (clone / RECEIPT).write_text(json.dumps(receipt))
-    result = run(["receipt", "check"], clone)
+    result = receipt_check(clone)
     head = receipt["git_head"]
     assert result.code == 3
     assert result.out.startswith(
         f"stale: {head[:7]} has the tree of the commit the run started from, {head[:7]}, but "
         f"the run also tested uncommitted changes (tree {receipt['git_tree'][:7]}, not in this "
         f"repository);")
-    assert "differs from the tested tree in 1 path: D fix.py" in repo.run("receipt", "check").out
+    assert "differs from the tested tree in 1 path: D fix.py" in receipt_check(repo.path).out
 
 
 def test_a_config_change_after_the_run_is_stale_and_says_the_policy_changed(
@@ -108,7 +108,7 @@ def test_a_config_change_after_the_run_is_stale_and_says_the_policy_changed(
     project(repo, "require-tests = true")
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
     head = repo.commit("age limit", **{".receipt-hooks.toml": "max-age = '7d'\n"})
-    result = repo.run("receipt", "check")
+    result = receipt_check(repo.path)
     assert result.code == 3
     assert result.out.startswith(
         f"stale: {head[:7]} differs from the tested tree in 1 path: M .receipt-hooks.toml "
@@ -120,10 +120,10 @@ def test_a_config_that_now_counts_an_ignored_path_makes_the_receipt_stale(repo: 
     repo.write("assumption-ledger.jsonl", "")
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
     repo.commit("ledger after the run", **{"assumption-ledger.jsonl": '{"ts":"x"}\n'})
-    assert repo.run("receipt", "check").code == 0  # the ledger is bookkeeping
+    assert receipt_check(repo.path).code == 0  # the ledger is bookkeeping
     head = repo.commit("the ledger counts now",
                        **{".receipt-hooks.toml": "ignore = ['.receipt-hooks.toml']\n"})
-    result = repo.run("receipt", "check")
+    result = receipt_check(repo.path)
     assert result.code == 3, result.both
     assert result.out.startswith(
         f"stale: {head[:7]} holds assumption-ledger.jsonl, which the receipt left out of the "
@@ -177,7 +177,7 @@ def test_wrong_trial_refused_and_the_suite_accepted_however_pytest_is_started(
     assert repo.run("receipt", "run", "--", ".venv/bin/pytest", "-v", "--color=no").code == 0
     accepted = push(repo)
     assert accepted.code == 0, accepted.both
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.out.startswith("check-receipt: ")
     assert "vouches for this tree (.venv/bin/pytest -v --color=no)" in checked.out
 
@@ -190,7 +190,7 @@ def test_receipt_run_without_a_command_runs_the_suite(repo: Repo,
     assert ran.code == 0, ran.both
     assert ran.err.count("receipt: wrote artifacts/test-receipt.json: exit 0") == 2
     assert "2 passed" in ran.out and "1 passed" in ran.out
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 0, checked.both
     assert "(pytest -q test_cart.py, pytest -q pay)" in checked.out
 
@@ -243,7 +243,7 @@ def test_an_override_lets_the_push_through_and_is_said_every_time(
         assert result.code == 0, result.both
         assert said in result.out
     later = repo.commit("later", **{"x.py": "1\n"})
-    refused = repo.run("receipt", "check")
+    refused = receipt_check(repo.path)
     assert refused.code == 2 and "overridden" not in refused.out
     assert refused.out.startswith(f"{later[:7]}: no receipt at {RECEIPT}")
 

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 from conftest import Repo
+from conftest import receipt_main
 
 LEDGER = "assumption-ledger.jsonl"
 
 
 def _crlf_checkout(repo: Repo) -> None:
-    assert repo.run("receipt", "ledger", "add", "totals are rounded once",
+    assert receipt_main(repo.path, "ledger", "add", "totals are rounded once",
                     "--test", "pytest -q").code == 0
     repo.commit("ledger")
     repo.git("config", "core.autocrlf", "true")
@@ -20,29 +21,29 @@ def _crlf_checkout(repo: Repo) -> None:
 
 def test_check_accepts_a_crlf_checkout_git_commits_as_lf(repo: Repo) -> None:
     _crlf_checkout(repo)
-    check = repo.run("receipt", "ledger", "check")
+    check = receipt_main(repo.path, "ledger", "check")
     assert check.code == 0, check.both
     assert f"{LEDGER}: 1 lines, all valid" in check.out
 
 
 def test_add_keeps_the_crlf_of_the_checkout_and_git_stores_lf(repo: Repo) -> None:
     _crlf_checkout(repo)
-    assert repo.run("receipt", "ledger", "add", "refunds never exceed the charge",
+    assert receipt_main(repo.path, "ledger", "add", "refunds never exceed the charge",
                     "--test", "pytest -q").code == 0
     data = (repo.path / LEDGER).read_bytes()
     assert data.count(b"\r\n") == data.count(b"\n") == 2  # every line CRLF: nothing mixed
     repo.commit("second")
     assert b"\r" not in repo.git("cat-file", "blob", f"HEAD:{LEDGER}").encode()
-    check = repo.run("receipt", "ledger", "check")
+    check = receipt_main(repo.path, "ledger", "check")
     assert check.code == 0, check.both
     assert f"{LEDGER}: 2 lines, all valid" in check.out
 
 
 def test_crlf_that_git_would_commit_is_still_refused(repo: Repo) -> None:
-    assert repo.run("receipt", "ledger", "add", "totals are rounded once",
+    assert receipt_main(repo.path, "ledger", "add", "totals are rounded once",
                     "--test", "pytest -q").code == 0
     path = repo.path / LEDGER
     path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
-    check = repo.run("receipt", "ledger", "check")
+    check = receipt_main(repo.path, "ledger", "check")
     assert check.code == 1
     assert f"{LEDGER}:1: ends with CRLF" in check.out

@@ -14,6 +14,8 @@ from conftest import FAILING_TEST
 from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import Result
+from conftest import receipt_check
+from conftest import receipt_main
 
 PY = sys.executable
 SUITE = f"test-command = '{PY} t.py'\n"
@@ -84,7 +86,7 @@ def test_a_push_that_changes_its_own_policy_says_so_every_time(repo: Repo) -> No
             f"pushed "
             f"one, 'receipt verify' on a server or in CI applies the base branch's")
     for _ in range(2):
-        checked = repo.run("receipt", "check")
+        checked = receipt_check(repo.path)
         assert checked.code == 0 and said in checked.err, checked.both
     repo.git("rm", "-q", ".receipt-hooks.toml")
     deleted = repo.commit("drop the policy")
@@ -110,7 +112,7 @@ def test_an_ignore_that_hides_source_is_refused_and_bookkeeping_is_not(repo: Rep
             f"tracked files that are not bookkeeping: src/calc.py; a receipt would vouch for "
             f"changes to them that no test run saw")
     assert said in refused.out
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 6 and said in checked.out
     repo.commit("only bookkeeping", **{
         ".receipt-hooks.toml": SUITE + "ignore = ['assumption-ledger.jsonl', 'artifacts/**']\n"})
@@ -126,10 +128,10 @@ def test_verify_takes_the_policy_from_the_range_base_not_the_pushed_commits(repo
     repo.commit("narrow", **{".receipt-hooks.toml": f"test-command = '{PY} u.py'\n",
                              "u.py": PASSING_TEST})
     assert repo.run("receipt", "run", "--", PY, "u.py").code == 0  # a note for the new suite
-    by_base = repo.run("receipt", "verify", "--range", f"{base}..HEAD")
+    by_base = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD")
     assert by_base.code == 2, by_base.both
     assert f"no receipt from '{PY} t.py' in refs/notes/receipts" in by_base.out
-    by_head = repo.run("receipt", "verify", "--range", f"{base}..HEAD", "--policy-from", "HEAD")
+    by_head = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD", "--policy-from", "HEAD")
     assert by_head.code == 0, by_head.both
     bad = repo.run("receipt", "verify", "--rev", "HEAD", "--policy-from", "nosuch")
     assert bad.code == 1
@@ -173,7 +175,7 @@ def test_a_filter_the_repository_commits_is_accepted(repo: Repo) -> None:
     head = repo.commit("filter", **{".gitattributes": "*.txt filter=upper\n", "a.txt": "a\n"})
     run = repo.run("receipt", "run", "--", PY, "t.py")
     assert run.code == 0, run.both
-    assert repo.run("receipt", "check").out.startswith(f"check-receipt: {head[:7]}: ")
+    assert receipt_check(repo.path).out.startswith(f"check-receipt: {head[:7]}: ")
 
 
 def test_an_override_counts_only_when_committed_and_needs_a_reason(repo: Repo) -> None:
@@ -212,7 +214,7 @@ def test_the_missing_hint_names_receipt_run_when_the_suite_is_configured(repo: R
     project(repo)
     head = repo.commit("more", **{"b.txt": "b\n"})
     shutil.rmtree(repo.path / "artifacts")
-    result = repo.run("receipt", "check")
+    result = receipt_check(repo.path)
     assert result.code == 2
     assert result.out == (f"{head[:7]}: no receipt at {RECEIPT}: run 'receipt run', then push "
                           f"again\n")

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 from conftest import Repo
+from conftest import receipt_check
 
 from hooks.receipt.keyed import judged_argv
+from hooks.receipt.keyed import same_command
 from hooks.receipt.narrowing import narrowing_flags
 from hooks.receipt.runner_args import normalised
 
@@ -66,7 +68,7 @@ def test_a_run_in_a_subdirectory_is_refused_at_push(repo: Repo) -> None:
 def test_a_run_in_a_subdirectory_is_narrowing_without_a_config(repo: Repo) -> None:
     _project(repo, config=False)
     assert repo.run("receipt", "run", "--", *SUITE, cwd=repo.path / "tests/unit").code == 0
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 6, checked.both
     assert "runs only part of the suite (runs in tests/unit;" in checked.out
 
@@ -77,13 +79,13 @@ def test_receipt_run_alone_runs_the_configured_suite_from_the_root(repo: Repo) -
     assert ran.code == 1, ran.both
     assert "1 passed, 1 failed" in ran.err
     assert "cwd" not in _receipt(repo)  # it ran at the root
-    checked = repo.run("receipt", "check", cwd=repo.path / "tests/unit")
+    checked = receipt_check(repo.path / "tests/unit")
     assert checked.code == 4, checked.both
     assert "the recorded run failed (exit_code 1" in checked.out
     repo.write("tests/int/test_i.py", GOOD)  # the whole suite passes: accepted
     repo.commit("fixed")
     assert repo.run("receipt", "run", cwd=repo.path / "tests/unit").code == 0
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 0, checked.both
     assert "vouches for this tree (pytest -q -p no:cacheprovider)" in checked.out
 
@@ -94,7 +96,7 @@ def test_a_subdirectory_run_that_returns_to_the_root_is_the_suite(repo: Repo) ->
     ran = repo.run("receipt", "run", "cd .. && pytest -q -p no:cacheprovider",
                    cwd=repo.path / "tests")
     assert ran.code == 0, ran.both
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 0, checked.both
 
 
@@ -110,20 +112,31 @@ CHDIR_WRAPPERS = [
 
 
 @pytest.mark.parametrize("command", CHDIR_WRAPPERS, ids=lambda c: " ".join(c[:3]))
+def test_a_run_in_another_directory_is_not_the_suite(command: tuple[str, ...]) -> None:
+    """The check's two verdicts on each wrapper, in process: another command than the configured
+    suite (wrong trial), and with no config a narrowed run (runs in ../good)."""
+    recorded = judged_argv({"argv": list(command)})
+    assert recorded is not None
+    assert not same_command(recorded, CONFIG.split('"')[1])
+    assert "runs in ../good" in narrowing_flags(recorded)
+
+
+@pytest.mark.parametrize("command", [CHDIR_WRAPPERS[0], CHDIR_WRAPPERS[-1]],
+                         ids=lambda c: " ".join(c[:3]))
 def test_a_run_in_another_directory_does_not_vouch(repo: Repo, command: tuple[str, ...]) -> None:
     repo.write("tests/test_bad.py", BAD)
     repo.write(".receipt-hooks.toml", CONFIG)
     repo.commit("broken")
     _good_elsewhere(repo)
     assert repo.run("receipt", "run", "--", *command).code == 0
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 6, checked.both
     assert "wrong trial: " in checked.out
     assert "the suite is 'pytest -q -p no:cacheprovider'" in checked.out
     (repo.path / ".receipt-hooks.toml").unlink()  # with no config, it is narrowing
     repo.commit("no config")
     assert repo.run("receipt", "run", "--", *command).code == 0
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 6, checked.both
     assert "runs only part of the suite (runs in ../good;" in checked.out
 
@@ -174,7 +187,7 @@ def test_a_configured_command_that_changes_directory_is_accepted(repo: Repo) -> 
                'test-command = "cd pkg && pytest -q -p no:cacheprovider"\n')
     repo.commit("suite in pkg")
     assert repo.run("receipt", "run").code == 0
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 0, checked.both
 
 
@@ -219,7 +232,7 @@ def test_exported_pytest_addopts_is_recorded_and_refused(repo: Repo) -> None:
 def test_exported_pytest_addopts_is_narrowing_without_a_config(repo: Repo) -> None:
     _addopts_project(repo, config=False)
     assert repo.run("receipt", "run", "--", *SUITE, env={"PYTEST_ADDOPTS": "-k ok"}).code == 0
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 6, checked.both
     assert "runs only part of the suite (-k (in PYTEST_ADDOPTS);" in checked.out
 
@@ -231,7 +244,7 @@ def test_harmless_exported_pytest_addopts_still_vouches(repo: Repo) -> None:
     ran = repo.run("receipt", "run", env={"PYTEST_ADDOPTS": "-v --color=no"})
     assert ran.code == 0, ran.both
     assert "internal error" not in ran.err  # the receipt with "env" matches its schema
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == 0, checked.both
 
 
@@ -241,18 +254,27 @@ def test_pytest_plugins_variable_is_read_as_plugins() -> None:
     assert normalised(["env", "PYTEST_PLUGINS=a", "pytest"]) != normalised(["pytest"])
 
 
-@pytest.mark.parametrize(("option", "narrows"), [
+OVERRIDE_INI = [
     ("python_files=test_ok.py", True),
     ("testpaths=nothing", True),
     ("addopts=-k ok", True),
     ("console_output_style=classic", False),
-])
+]
+
+
+@pytest.mark.parametrize(("option", "narrows"), OVERRIDE_INI)
+def test_override_ini_is_narrowing_unless_it_only_changes_the_report(
+        option: str, narrows: bool) -> None:
+    assert ("-o" in narrowing_flags([*SUITE, "-o", option])) is narrows
+
+
+@pytest.mark.parametrize(("option", "narrows"), OVERRIDE_INI[2:])
 def test_override_ini_narrows_unless_it_only_changes_the_report(
         repo: Repo, option: str, narrows: bool) -> None:
     repo.write("tests/test_ok.py", GOOD)
     repo.commit("suite")
     assert repo.run("receipt", "run", "--", *SUITE, "-o", option).code == 0
-    checked = repo.run("receipt", "check")
+    checked = receipt_check(repo.path)
     assert checked.code == (6 if narrows else 0), checked.both
     assert ("runs only part of the suite (-o;" in checked.out) is narrows
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import Repo
+from conftest import scan_new_file
 
 HOOK = "no-inserted-skips"
 BASE = {
@@ -108,8 +109,22 @@ def _repo(repo: Repo) -> Repo:
     return repo
 
 
+# Each spelling reaches the hook's core in process (a new file: every line is an added line);
+# one of each family also goes through the real staged diff and the hook's process.
+THROUGH_THE_HOOK = [CAUGHT[0], CAUGHT[-1], next(c for c in CAUGHT if c[0].endswith(".js"))]
+
+
 @pytest.mark.parametrize("path, text, rule", CAUGHT)
-def test_each_spelling_is_reported(repo: Repo, path: str, text: str, rule: str) -> None:
+def test_each_spelling_is_reported(path: str, text: str, rule: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = scan_new_file(path, text, capsys)
+    assert code == 1, (text, out)
+    assert f"{path}:" in out and f": {rule} " in out, out
+
+
+@pytest.mark.parametrize("path, text, rule", THROUGH_THE_HOOK)
+def test_a_spelling_is_reported_through_the_staged_diff(repo: Repo, path: str, text: str,
+                                                        rule: str) -> None:
     _repo(repo).write(path, text)
     repo.git("add", "--", path)
     result = repo.run(HOOK)
@@ -118,7 +133,14 @@ def test_each_spelling_is_reported(repo: Repo, path: str, text: str, rule: str) 
 
 
 @pytest.mark.parametrize("path, text", QUIET)
-def test_the_code_beside_them_stays_quiet(repo: Repo, path: str, text: str) -> None:
+def test_the_code_beside_them_stays_quiet(path: str, text: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert scan_new_file(path, text, capsys) == (0, ""), text
+
+
+@pytest.mark.parametrize("path, text", [QUIET[0], QUIET[-1]])
+def test_the_code_beside_them_stays_quiet_through_the_staged_diff(repo: Repo, path: str,
+                                                                  text: str) -> None:
     _repo(repo).write(path, text)
     repo.git("add", "--", path)
     result = repo.run(HOOK)

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 from conftest import Repo
+from conftest import check_receipt
 
 from hooks.receipt.testcounts import TestCounter
 from hooks.receipt.testcounts import parsers_for
@@ -81,7 +82,7 @@ def test_passing_pytest_printing_other_runners_failures_is_accepted(repo: Repo) 
     tests = json.loads((repo.path / "artifacts/test-receipt.json").read_text())["tests"]
     assert tests == {"runner": "pytest", "passed": 2, "failed": 0, "skipped": 0, "errors": 0,
                      "total": 2}
-    checked = repo.run("check-receipt")
+    checked = check_receipt(repo.path)
     assert checked.code == 0, checked.both
 
 
@@ -129,7 +130,7 @@ def test_nested_sh_dash_c_is_refused_and_sh_dash_ec_is_recorded_honestly(repo: R
     honest = repo.run("receipt", "run", "--", "sh", "-ec", "false; echo '3 passed in 0.1s'")
     assert honest.code == 1
     assert json.loads((repo.path / "artifacts/test-receipt.json").read_text())["exit_code"] == 1
-    assert repo.run("check-receipt").code == 4
+    assert check_receipt(repo.path).code == 4
     chained = repo.run("receipt", "run", "false && echo '3 passed in 0.1s'")
     assert chained.code == 1
-    assert repo.run("check-receipt").code == 4
+    assert check_receipt(repo.path).code == 4

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from conftest import PASSING_TEST
 from conftest import Repo
+from conftest import check_receipt
 
 from hooks.core import schemas
 
@@ -49,7 +50,7 @@ def test_a_signed_receipt_is_v2_and_accepted_by_its_signer(repo: Repo, tmp_path:
     assert data["signature"]["namespace"] == "receipt-hooks"
     assert data["signature"]["signature"].startswith("-----BEGIN SSH SIGNATURE-----")
     assert schemas.validate(schemas.RECEIPT_V2, data) == []
-    result = repo.run("check-receipt", "--allowed-signers", str(signers),
+    result = check_receipt(repo.path, "--allowed-signers", str(signers),
                       "--require-signer", "^ci@")
     assert result.code == 0, result.both
     verified = repo.run("receipt", "verify", "--policy-from", "HEAD",
@@ -64,8 +65,8 @@ def test_unsigned_receipt_refused_when_signatures_are_required(repo: Repo,
     signing_repo(repo, ci)
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
     assert "signature" not in json.loads((repo.path / RECEIPT).read_text())
-    assert repo.run("check-receipt").code == 0  # unsigned receipts check without a signer policy
-    result = repo.run("check-receipt", "--allowed-signers", str(signers))
+    assert check_receipt(repo.path).code == 0  # unsigned receipts check without a signer policy
+    result = check_receipt(repo.path, "--allowed-signers", str(signers))
     assert result.code == 6
     assert "the receipt is not signed (artifacts/test-receipt.json) and signatures are " \
            "required" in result.out
@@ -76,7 +77,7 @@ def test_foreign_signer_refused(repo: Repo, tmp_path: Path) -> None:
     signers = allowed(tmp_path, ("ci@example.invalid", ci))
     signing_repo(repo, agent)
     assert repo.run("receipt", "run", "--sign", "--", PY, "t.py").code == 0
-    result = repo.run("check-receipt", "--allowed-signers", str(signers))
+    result = check_receipt(repo.path, "--allowed-signers", str(signers))
     assert result.code == 6
     assert f"is signed by a key that {signers} does not list" in result.out
 
@@ -86,8 +87,8 @@ def test_signer_outside_the_required_pattern_refused(repo: Repo, tmp_path: Path)
     signers = allowed(tmp_path, ("ci@example.invalid", ci), ("dev@example.invalid", dev))
     signing_repo(repo, dev)
     assert repo.run("receipt", "run", "--sign", "--", PY, "t.py").code == 0
-    assert repo.run("check-receipt", "--allowed-signers", str(signers)).code == 0
-    result = repo.run("check-receipt", "--allowed-signers", str(signers),
+    assert check_receipt(repo.path, "--allowed-signers", str(signers)).code == 0
+    result = check_receipt(repo.path, "--allowed-signers", str(signers),
                       "--require-signer", "^ci@")
     assert result.code == 6
     assert "signed by 'dev@example.invalid', which does not match --require-signer '^ci@'" \
@@ -104,7 +105,7 @@ def test_a_signed_receipt_edited_afterwards_is_refused(repo: Repo, tmp_path: Pat
     data = json.loads(path.read_text())
     data["hostname"] = "ci-runner"  # not in the log: only the signature can tell
     path.write_text(json.dumps(data))
-    result = repo.run("check-receipt", "--allowed-signers", str(signers))
+    result = check_receipt(repo.path, "--allowed-signers", str(signers))
     assert result.code == 5
     assert "the receipt's signature does not verify (artifacts/test-receipt.json): it was " \
            "changed after it was signed" in result.out
@@ -119,13 +120,13 @@ def test_default_allowed_signers_from_git_and_sign_in_the_config(repo: Repo,
     repo.commit("config")
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
     assert "signature" in json.loads((repo.path / RECEIPT).read_text())
-    missing = repo.run("check-receipt", "--allowed-signers")
+    missing = check_receipt(repo.path, "--allowed-signers")
     assert missing.code == 1
     assert "no allowed-signers file: pass --allowed-signers FILE or set git's " \
            "gpg.ssh.allowedSignersFile" in missing.err
     repo.git("config", "gpg.ssh.allowedSignersFile", str(signers))
-    assert repo.run("check-receipt", "--allowed-signers").code == 0
-    assert repo.run("check-receipt", "--require-signer", "^ci@").code == 0
+    assert check_receipt(repo.path, "--allowed-signers").code == 0
+    assert check_receipt(repo.path, "--require-signer", "^ci@").code == 0
 
 
 def test_signing_without_a_key_writes_an_unsigned_receipt_and_says_why(repo: Repo) -> None:

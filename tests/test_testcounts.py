@@ -1,4 +1,5 @@
-"""Test counts read from each runner's real closing lines, through ``receipt run``."""
+"""Test counts read from each runner's real closing lines: by the counter in process, and
+through ``receipt run`` into the receipt."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ import sys
 
 import pytest
 from conftest import Repo
+from conftest import check_receipt
+
+from hooks.receipt.testcounts import TestCounter
 
 PY = sys.executable
 
@@ -35,13 +39,29 @@ SAMPLES = [
 ]
 
 
+def _script(output: str) -> list[str]:
+    return [PY, "-c", f"import sys; sys.stdout.write({output!r} + '\\n')"]
+
+
 @pytest.mark.parametrize(("runner", "output", "expected"), SAMPLES,
                          ids=[f"{s[0]}-{i}" for i, s in enumerate(SAMPLES)])
-def test_closing_lines_are_counted(repo: Repo, runner: str, output: str,
+def test_closing_lines_are_counted(runner: str, output: str,
                                    expected: tuple[int, int, int, int, int]) -> None:
+    """The counter ``receipt run`` feeds the command's output to, in process."""
+    counter = TestCounter.for_command(_script(output))
+    for line in (output + "\n").encode().splitlines(keepends=True):
+        counter.feed(line)
+    passed, failed, skipped, errors, total = expected
+    assert counter.result() == {"runner": runner, "passed": passed, "failed": failed,
+                                "skipped": skipped, "errors": errors, "total": total}
+
+
+@pytest.mark.parametrize(("runner", "output", "expected"), [SAMPLES[0], SAMPLES[3]],
+                         ids=["pytest", "unittest"])
+def test_closing_lines_are_counted_into_the_receipt(
+        repo: Repo, runner: str, output: str, expected: tuple[int, int, int, int, int]) -> None:
     repo.commit("init")
-    script = f"import sys; sys.stdout.write({output!r} + '\\n')"
-    repo.run("receipt", "run", "--", PY, "-c", script)
+    repo.run("receipt", "run", "--", *_script(output))
     tests = json.loads((repo.path / "artifacts/test-receipt.json").read_text())["tests"]
     passed, failed, skipped, errors, total = expected
     assert tests == {"runner": runner, "passed": passed, "failed": failed, "skipped": skipped,
@@ -53,7 +73,7 @@ def test_output_without_a_summary_counts_nothing(repo: Repo) -> None:
     repo.run("receipt", "run", "--", PY, "-c", "print('all tests passed, trust me')")
     data = json.loads((repo.path / "artifacts/test-receipt.json").read_text())
     assert data["tests"] is None
-    assert repo.run("check-receipt").code == 0  # not counted is not "zero counted"...
-    strict = repo.run("check-receipt", "--require-tests")  # ...unless counts are required
+    assert check_receipt(repo.path).code == 0  # not counted is not "zero counted"...
+    strict = check_receipt(repo.path, "--require-tests")  # ...unless counts are required
     assert strict.code == 4
     assert "no test counts were recognised in the output of" in strict.out

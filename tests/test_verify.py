@@ -11,6 +11,7 @@ from pathlib import Path
 from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import git
+from conftest import receipt_main
 
 from hooks.receipt.verify import read_pre_receive
 
@@ -37,35 +38,36 @@ def history(repo: Repo) -> tuple[str, str, str, str]:
 
 def test_range_with_an_untested_commit_in_the_middle_is_refused_with_its_id(repo: Repo) -> None:
     base, first, untested, last = history(repo)
-    result = repo.run("receipt", "verify", "--range", f"{base}..HEAD")
+    result = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD")
     assert result.code == 2
     tree = repo.git("rev-parse", "--short=7", f"{untested}^{{tree}}")
     assert result.out.startswith(f"{untested[:7]}: no receipt in {NOTES} for tree {tree}")
     assert first[:7] not in result.out and last[:7] not in result.out
-    assert repo.run("receipt", "verify", "--range", f"{untested}..HEAD").code == 0
-    assert repo.run("receipt", "verify", "--range", f"{base}..HEAD", "--head").code == 0
+    assert receipt_main(repo.path, "verify", "--range", f"{untested}..HEAD").code == 0
+    assert receipt_main(repo.path, "verify", "--range", f"{base}..HEAD", "--head").code == 0
     # --rev names no base: the policy is named (never taken from the judged commits)
-    assert repo.run("receipt", "verify", "--rev", first, "--rev", last,
-                    "--policy-from", base).code == 0
-    assert repo.run("receipt", "verify", "--rev", untested, "--policy-from", base).code == 2
+    assert receipt_main(repo.path, "verify", "--rev", first, "--rev", last,
+                        "--policy-from", base).code == 0
+    assert receipt_main(repo.path, "verify", "--rev", untested, "--policy-from", base).code == 2
 
 
 def test_verify_reads_only_the_notes_and_the_same_policy(repo: Repo) -> None:
     repo.write("t.py", PASSING_TEST)
     repo.commit("base")
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
-    ok = repo.run("receipt", "verify", "--head", "--policy-from", "HEAD")
+    ok = receipt_main(repo.path, "verify", "--head", "--policy-from", "HEAD")
     assert ok.code == 0 and ok.out == f"receipt verify: 1 commit(s) vouched for by {NOTES}\n"
-    off = repo.run("receipt", "verify", "--require-command", "^make", "--policy-from", "HEAD")
+    off = receipt_main(repo.path, "verify", "--require-command", "^make",
+                       "--policy-from", "HEAD")
     assert off.code == 6 and "does not match --require-command '^make'" in off.out
     repo.git("update-ref", "-d", NOTES)  # the file is still there: verify does not read it
     assert repo.run("check-receipt").code == 0
-    assert repo.run("receipt", "verify", "--policy-from", "HEAD").code == 2
+    assert receipt_main(repo.path, "verify", "--policy-from", "HEAD").code == 2
 
 
 def test_json_format(repo: Repo) -> None:
     base, _first, untested, last = history(repo)
-    result = repo.run("receipt", "verify", "--range", f"{base}..HEAD", "--format", "json")
+    result = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD", "--format", "json")
     doc = json.loads(result.out)
     assert result.code == 2 and doc["exit_code"] == 2 and doc["ok"] is False
     assert doc["commits"][0] == last and untested in doc["commits"]

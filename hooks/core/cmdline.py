@@ -26,19 +26,54 @@ SHELL = "/bin/sh"
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage error exits 1 in one line: 2 is taken by "receipt missing"; and
-    the epilog (examples, see ``describe``) is printed as written."""
+    the epilog (examples, see ``describe``) is printed as written.
+
+    The hooks run on every push: what only --help needs (textwrap for ``describe``'s text,
+    shutil for the terminal's width) is imported when help is printed, not on every call."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
         super().__init__(*args, **kwargs)
+        self.described: tuple[str, Sequence[str], Sequence[str], bool] | None = None
+        self._adding = False
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        self._adding = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._adding = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # add_argument builds a formatter only to check the metavar (its _format_args), and a
+        # formatter without a width asks shutil for the terminal's: no width is printed then
+        if self._adding:
+            formatter_class: Any = self.formatter_class  # every HelpFormatter takes a width
+            checker: argparse.HelpFormatter = formatter_class(prog=self.prog, width=80)
+            return checker
+        return super()._get_formatter()
+
+    def format_help(self) -> str:
+        if self.described is not None:
+            _fill(self, *self.described)
+            self.described = None
+        return super().format_help()
 
 
 def describe(parser: argparse.ArgumentParser, sentence: str, *examples: str,
              notes: Sequence[str] = (), annotates: bool = False) -> None:
     """--help for people: one plain sentence, then the options, then examples and notes."""
+    if isinstance(parser, ArgumentParser):  # laid out when the help is printed
+        parser.described = (sentence, examples, notes, annotates)
+    else:
+        _fill(parser, sentence, examples, notes, annotates)
+
+
+def _fill(parser: argparse.ArgumentParser, sentence: str, examples: Sequence[str],
+          notes: Sequence[str], annotates: bool) -> None:
     import textwrap
 
     parser.description = textwrap.fill(sentence, 78)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 PYPROJECT = "pyproject.toml"
 OWN_FILE = ".receipt-hooks.toml"
+COMMITTED_FILES = (OWN_FILE, PYPROJECT)  # where a commit may hold its config (from_bytes)
 TABLE = ("tool", "receipt-hooks")
 DEFAULT_LEDGER = "assumption-ledger.jsonl"
 DEFAULT_BASELINE = ".skips-baseline.json"
@@ -115,7 +116,7 @@ def committed(commits: list[str], paths: RepoPaths) -> dict[str, Config]:
     from hooks.core import git
 
     wanted = list(dict.fromkeys(commits))
-    raw = git.blobs([f"{c}:{name}" for c in wanted for name in (OWN_FILE, PYPROJECT)])
+    raw = git.blobs([f"{c}:{name}" for c in wanted for name in COMMITTED_FILES])
     memo = os.path.join(paths.common_dir, "receipt-hooks")
     found: dict[str, Config] = {}
     for commit in wanted:

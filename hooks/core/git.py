@@ -9,10 +9,12 @@ Modules only the snapshot paths need are imported there.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import subprocess
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
 
 from hooks.core.errors import UserError
@@ -63,16 +65,21 @@ def run(
         capture_output=True,
         check=False,
     )
-    if proc.returncode != 0:
-        message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        text = message[-1] if message else f"git {args[0]} exited {proc.returncode}"
+    return _checked(args, proc.returncode, proc.stdout, proc.stderr)
+
+
+def _checked(args: tuple[str, ...], code: int, stdout: bytes, stderr: bytes) -> bytes:
+    """STDOUT of ``git ARGS`` that exited CODE; GitError with git's message when it failed."""
+    if code != 0:
+        message = stderr.decode("utf-8", "replace").strip().splitlines()
+        text = message[-1] if message else f"git {args[0]} exited {code}"
         if "not a git repository" in text:
             raise NotAGitRepository("not a git repository (nor any parent directory): run it "
                                     "inside the git work tree it is about")
         error = GitError(text)
-        error.stderr = proc.stderr.decode("utf-8", "surrogateescape")
+        error.stderr = stderr.decode("utf-8", "surrogateescape")
         raise error
-    return proc.stdout
+    return stdout
 
 
 def remote_refs(url: str, *refs: str, timeout: float = 15.0) -> dict[str, str] | None:
@@ -174,9 +181,21 @@ def tree_of(commit: str, cwd: str | None = None) -> str:
     return text("rev-parse", "--verify", "--end-of-options", f"{commit}^{{tree}}", cwd=cwd)
 
 
+# The length of an object id says its repository's format: no process to ask.
+_FORMAT_BY_LENGTH = {40: "sha1", 64: "sha256"}
+
+
+def empty_tree(cwd: str | None = None, like: str | None = None) -> str:
+    """The empty tree's id in this repository's object format (SHA-1 or SHA-256).
+
+    LIKE, a full object id of the same repository (a resolved commit), says the format
+    without a git process."""
+    form = _FORMAT_BY_LENGTH.get(len(like)) if like else None
+    return EMPTY_TREES[form] if form else _empty_tree(cwd)
+
+
 @functools.cache
-def empty_tree(cwd: str | None = None) -> str:
-    """The empty tree's id in this repository's object format (SHA-1 or SHA-256)."""
+def _empty_tree(cwd: str | None) -> str:
     try:
         form = text("rev-parse", "--show-object-format", cwd=cwd)
     except GitError:
@@ -264,6 +283,13 @@ def tree_changes(old: str, new: str, cwd: str | None = None) -> list[tuple[str, 
 
 
 def paths_in_commit(commit: str, paths: Iterable[str], cwd: str | None = None) -> list[str]:
+    """Those of PATHS (from the root) that name files tracked in COMMIT, or directories
+    holding some (``ls-tree -r``)."""
+    paths = list(paths)
+    if len(paths) == 1 and _SESSION is not None and _SESSION.cwd == cwd:
+        tracked = _tracked_in_batch(_SESSION, commit, paths[0])
+        if tracked is not None:
+            return paths if tracked else []
     out = run("ls-tree", "-r", "-z", "--name-only", "--full-tree", commit, "--", *paths, cwd=cwd)
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
@@ -305,9 +331,41 @@ def diff_spec(base: str | None, target: str | None) -> list[str]:
 def unpublished(commit: str, cwd: str | None = None) -> tuple[bool, list[str]]:
     """Whether COMMIT's history has commits no remote-tracking ref has, and the boundary: the
     newest commits a remote has (none for a whole new history)."""
-    lines = text("rev-list", "--boundary", commit, "--not", "--remotes", cwd=cwd).splitlines()
+    args = _unpublished_args(commit)
+    started = _UNPUBLISHED.pop((commit, cwd), None)
+    if started is None:
+        lines = text(*args, cwd=cwd).splitlines()
+    else:
+        out, err = started.communicate()
+        lines = _checked(args, started.returncode, out, err).decode(
+            "utf-8", "surrogateescape").strip().splitlines()
     return (any(not line.startswith("-") for line in lines),
             [line[1:] for line in lines if line.startswith("-")])
+
+
+def _unpublished_args(commit: str) -> tuple[str, ...]:
+    return ("rev-list", "--boundary", commit, "--not", "--remotes")
+
+
+# (commit, cwd) -> its ``unpublished`` query, started early by ``start_unpublished`` so that git
+# walks while the check does its own work; ``batch_session`` ends any left unread
+_UNPUBLISHED: dict[tuple[str, str | None], subprocess.Popen[bytes]] = {}
+
+
+def start_unpublished(commits: Iterable[str], cwd: str | None = None) -> None:
+    """Start ``unpublished``'s git process for each of COMMITS now; it answers when asked."""
+    for commit in commits:
+        if (commit, cwd) not in _UNPUBLISHED:
+            _UNPUBLISHED[commit, cwd] = subprocess.Popen(
+                ("git", *_unpublished_args(commit)), cwd=cwd, env=git_env(),
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _end_unpublished() -> None:
+    while _UNPUBLISHED:
+        _key, proc = _UNPUBLISHED.popitem()
+        proc.kill()
+        proc.communicate()
 
 
 def merge_base(a: str, b: str) -> str | None:
@@ -325,11 +383,14 @@ def blob(spec: str) -> bytes | None:
 
 
 def blobs(specs: Iterable[str]) -> dict[str, bytes | None]:
-    """Many blobs in one git process (``cat-file --batch``): spec -> content, None if absent."""
+    """Many blobs in one git process (``cat-file --batch``): spec -> content, None if absent.
+
+    ``COMMIT:path`` specs that ``commits_and_files`` already read need no process."""
     wanted = list(dict.fromkeys(specs))
     # --batch reads one spec a line: a name with a newline is asked for on its own
     result: dict[str, bytes | None] = {s: blob(s) for s in wanted if "\n" in s}
-    wanted = [s for s in wanted if "\n" not in s]
+    result.update((s, _COMMITTED[s]) for s in wanted if s in _COMMITTED)
+    wanted = [s for s in wanted if s not in result]
     if not wanted:
         return result
     stdin = b"".join(s.encode("utf-8", "surrogateescape") + b"\n" for s in wanted)
@@ -459,3 +520,162 @@ def commit_trees(revs: Iterable[str], walk: bool = True,
             pairs.append((fields[0], fields[1]))
             _TREES[fields[0]] = fields[1]
     return pairs
+
+
+# "<full commit id>:<path>" -> that file's content (None: no blob there), filled by
+# commits_and_files(): what a commit id names never changes, so ``blobs`` answers these
+_COMMITTED: dict[str, bytes | None] = {}
+
+
+class _BatchEnded(Exception):
+    """cat-file --batch gave no answer this reads: the caller asks again the usual way."""
+
+
+class _Batch:
+    """One ``git cat-file --batch`` for the questions of one check (``batch_session``).
+
+    One line out, one answer in: git answers each line before it reads the next (no
+    --buffer), so neither pipe can fill up while the other waits."""
+
+    def __init__(self, cwd: str | None) -> None:
+        self.cwd = cwd
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> subprocess.Popen[bytes]:
+        if self._proc is None:
+            self._proc = subprocess.Popen(("git", "cat-file", "--batch"), cwd=self.cwd,
+                                          env=git_env(), stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        return self._proc
+
+    def ask(self, line: str) -> tuple[str, str, bytes | None]:
+        """(id, type, content) of the object LINE names; ("", "", None) when there is none."""
+        proc = self.start()
+        stdin, stdout = proc.stdin, proc.stdout
+        assert stdin is not None and stdout is not None  # noqa: S101  # PIPE above
+        asked = line.encode("utf-8", "surrogateescape")
+        stdin.write(asked + b"\n")
+        stdin.flush()
+        header = stdout.readline()
+        if header == asked + b" missing\n":
+            return "", "", None
+        fields = header.split()
+        if len(fields) != 3 or not _is_full_id(fields[0].decode("ascii", "replace")) \
+                or not fields[2].isdigit():
+            raise _BatchEnded  # not an answer this reads (or none)
+        size = int(fields[2])
+        body = stdout.read(size + 1)
+        if len(body) != size + 1:
+            raise _BatchEnded
+        return fields[0].decode("ascii"), fields[1].decode("ascii", "replace"), body[:size]
+
+    def close(self) -> None:
+        if self._proc is not None:
+            for pipe in (self._proc.stdin, self._proc.stdout):
+                if pipe is not None:
+                    pipe.close()
+            self._proc.wait()
+            self._proc = None
+
+
+_SESSION: _Batch | None = None
+
+
+@contextlib.contextmanager
+def batch_session(cwd: str | None, start: bool = False) -> Iterator[None]:
+    """Within it, ``commits_and_files`` and ``paths_in_commit`` (one path, from CWD) share one
+    ``cat-file --batch`` process, closed at the end: a check's questions in one process. Queries
+    ``start_unpublished`` started and nobody asked for end with it too. START: start git now,
+    to have it ready when the first question comes (the caller has modules to load first).
+    A session inside one for the same CWD is that one."""
+    global _SESSION  # noqa: PLW0603  # one session at a time, for the calls inside it
+    if _SESSION is not None and _SESSION.cwd == cwd:
+        yield
+        return
+    outer, _SESSION = _SESSION, _Batch(cwd)
+    try:
+        if start:
+            _SESSION.start()
+        yield
+    finally:
+        _SESSION.close()
+        _SESSION = outer
+        _end_unpublished()
+
+
+def _tracked_in_batch(batch: _Batch, commit: str, path: str) -> bool | None:
+    """Whether ``ls-tree -r COMMIT -- PATH`` lists anything, read from PATH's directory in the
+    batch; None when only ls-tree can say (PATH a directory, or a name it reads differently:
+    magic, ``.``/``..``, an empty part)."""
+    parts = path.split("/")
+    if path.startswith(":") or "\n" in path or any(p in ("", ".", "..") for p in parts):
+        return None
+    parent = "/".join(parts[:-1])
+    try:
+        _id, kind, body = batch.ask(f"{commit}:{parent}" if parent else f"{commit}^{{tree}}")
+    except (_BatchEnded, OSError):
+        return None
+    if kind != "tree" or body is None:
+        return False  # no such directory (or a file, a submodule): ls-tree lists nothing
+    name = parts[-1].encode("utf-8", "surrogateescape")
+    pos = 0
+    while pos < len(body):  # entries: "<mode> <name>\0<binary id>"
+        space = body.index(b" ", pos)
+        nul = body.index(b"\0", space)
+        if body[space + 1:nul] == name:
+            return None if body[pos:space] == b"40000" else True  # a directory: ls-tree's -r
+        pos = nul + 1 + len(commit) // 2
+    return False
+
+
+def _is_full_id(rev: str) -> bool:
+    return len(rev) in _FORMAT_BY_LENGTH and not rev.strip("0123456789abcdef")
+
+
+def commits_and_files(revs: Iterable[str], names: Iterable[str],
+                      cwd: str | None = None) -> dict[str, str | None]:
+    """REVS resolved to commit ids (None: names no commit), with each commit's tree (for
+    ``tree_of``) and the files NAMES in it (for ``blobs``), in one ``cat-file --batch``: the
+    questions a check of one commit asks first, which would otherwise take three processes.
+
+    HEAD and full ids are resolved in the batch (``REV^{commit}`` reads there exactly as
+    ``rev-parse --verify`` reads it); any other name by ``resolve_commit``, as before."""
+    resolved: dict[str, str | None] = {}
+    asked: dict[str, str] = {}  # rev -> the line that asks for its commit
+    for rev in dict.fromkeys(revs):
+        if rev in _TREES:
+            resolved[rev] = rev
+        elif rev == "HEAD" or _is_full_id(rev):
+            asked[rev] = f"{rev}^{{commit}}"
+        else:
+            commit = resolve_commit(rev, cwd=cwd)
+            resolved[rev] = commit
+            if commit is not None and commit not in _TREES:
+                asked[rev] = commit
+    shared = _SESSION is not None and _SESSION.cwd == cwd
+    batch = _SESSION if _SESSION is not None and shared else _Batch(cwd)
+    try:
+        found: dict[str, str | None] = {}
+        for rev, line in asked.items():
+            object_id, kind, body = batch.ask(line)
+            tree = body.split(b"\n", 1)[0] if body is not None else b""
+            if kind != "commit" or not tree.startswith(b"tree "):
+                if line != resolved.get(rev):  # else rev-parse's answer stands
+                    found[rev] = None
+                continue
+            _TREES[object_id] = tree[5:].decode("ascii")
+            found[rev] = object_id
+        for commit in dict.fromkeys(c for c in [*found.values(), *resolved.values()] if c):
+            for name in names:
+                spec = f"{commit}:{name}"
+                if name and "\n" not in name and spec not in _COMMITTED:
+                    _id, kind, body = batch.ask(spec)
+                    _COMMITTED[spec] = body if kind == "blob" else None
+        resolved.update(found)
+    except (_BatchEnded, OSError):  # e.g. git gone or the repository unreadable: ask as before
+        for rev in asked:
+            resolved[rev] = resolve_commit(rev, cwd=cwd)
+    finally:
+        if not shared:
+            batch.close()
+    return resolved

@@ -1,18 +1,28 @@
-"""Times as receipts and ledgers write them (RFC 3339 UTC, whole seconds), and durations."""
+"""Times as receipts and ledgers write them (RFC 3339 UTC, whole seconds), and durations.
+
+``datetime`` is imported where a time is read or written: a check without --max-age reads none.
+"""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as dt
 
 _UTC_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
 
 
 def utc_now() -> str:
+    import datetime as dt
+
     return dt.datetime.now(dt.timezone.utc).strftime(_UTC_FORMAT)
 
 
 def parse_utc(text: str) -> dt.datetime | None:
+    import datetime as dt
+
     try:
         seconds = text.split(".", maxsplit=1)[0].rstrip("Z") + "Z"
         return dt.datetime.strptime(seconds, _UTC_FORMAT).replace(tzinfo=dt.timezone.utc)

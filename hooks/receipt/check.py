@@ -6,6 +6,7 @@ Used by the ``check-receipt`` hook, ``receipt check`` and ``receipt show``; it p
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from collections.abc import Sequence
 
 from hooks.core import git
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from hooks.core.git import RepoPaths
     from hooks.receipt.signing import Signers
     from hooks.receipt.suite import Need
 
@@ -94,12 +96,18 @@ def commits_from_pre_push_stdin(data: str) -> list[str]:
     return commits
 
 
-def resolve(revs: Sequence[str], root: str) -> tuple[list[str], list[Finding]]:
+def resolve(revs: Sequence[str], root: str,
+            resolved: Mapping[str, str | None] | None = None) -> tuple[list[str], list[Finding]]:
+    """REVS as commit ids, and a finding for each that names none; RESOLVED: revs already
+    resolved (by ``git.commits_and_files``)."""
     commits: list[str] = []
     problems: list[Finding] = []
     for rev in revs:
         # ids a range listing already resolved (git.commit_trees) need no process each
-        commit = rev if rev in git.known_commits() else git.resolve_commit(rev, cwd=root)
+        if resolved is not None and rev in resolved:
+            commit = resolved[rev]
+        else:
+            commit = rev if rev in git.known_commits() else git.resolve_commit(rev, cwd=root)
         if commit is None:
             why = "the branch has no commits yet" if rev == "HEAD" else "it names no commit"
             problems.append(Finding(f"{rev}: nothing to check: {why}", 1, "usage"))
@@ -113,15 +121,23 @@ def check_committed(revs: Sequence[str], receipt: str | None,
                     signers: Signers | None = None) -> CheckResult:
     """Judge each of REVS by the policy committed in it, not the work tree's (see
     hooks/receipt/policy.py); ``policy_notes`` says where those differ and what a push changes."""
+    paths = git.repo_paths()
+    with git.batch_session(paths.root):  # the check's questions to cat-file: one process
+        return _check_committed(revs, receipt, policy_for, paths, require_log, signers)
+
+
+def _check_committed(revs: Sequence[str], receipt: str | None,
+                     policy_for: Callable[[Config], Policy], paths: RepoPaths,
+                     require_log: bool, signers: Signers | None) -> CheckResult:
     import json
 
     from hooks.core import config
     from hooks.receipt import policy
+    from hooks.receipt import suite
 
-    paths = git.repo_paths()
-    commits, _problems = resolve(revs, paths.root)
-    if commits:
-        git.commit_trees(commits, walk=False, cwd=paths.root)  # trees for all, one process
+    resolved = git.commits_and_files(revs, config.COMMITTED_FILES, cwd=paths.root)
+    commits, _problems = resolve(revs, paths.root, resolved)
+    suite.start_change_bases(commits, paths.root)  # policy.changes asks for them at the end
     configs = config.committed(commits, paths)
     groups: dict[str, tuple[Config, list[str]]] = {}
     for commit in commits:

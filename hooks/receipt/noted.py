@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from typing import Any
 
 from hooks.core import git
 from hooks.core import schemas
@@ -19,6 +18,10 @@ from hooks.receipt.load import LoadedReceipt
 from hooks.receipt.notes import NOTES_REF
 from hooks.receipt.notes import canonical
 from hooks.receipt.notes import receipts_for
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class NotedReceipts:

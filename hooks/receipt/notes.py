@@ -27,9 +27,12 @@ import os
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Sequence
-from typing import Any
 
 from hooks.core import git
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NOTES_NAME = "receipts"
 NOTES_REF = f"refs/notes/{NOTES_NAME}"

@@ -52,7 +52,7 @@ def changes(commit: str, new: Config, root: str, paths: RepoPaths) -> str | None
     its change starts from (the remote's side); None when it does not, or for a new history."""
     from hooks.receipt.suite import change_bases
 
-    bases = [b for b in change_bases(commit, root) if b != git.empty_tree(root)]
+    bases = [b for b in change_bases(commit, root) if b != git.empty_tree(root, like=commit)]
     if not bases:
         return None
     for base, old in config.committed(bases, paths).items():

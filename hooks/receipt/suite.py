@@ -57,6 +57,13 @@ def changed_paths(commit: str, root: str) -> list[str]:
     return paths
 
 
+def start_change_bases(commits: list[str], root: str) -> None:
+    """Let git find what each of COMMITS' change is measured from while the caller does other
+    work (``change_bases`` then waits for the answer); nothing to start under pre-commit."""
+    if not (os.environ.get("PRE_COMMIT_FROM_REF") and os.environ.get("PRE_COMMIT_TO_REF")):
+        git.start_unpublished(commits, root)
+
+
 def change_bases(commit: str, root: str) -> list[str]:
     """What COMMIT's change is measured from: pre-commit's from-ref; else the commits no remote
     has yet start from their boundary (the empty tree for a whole new history); else (all on a
@@ -64,12 +71,12 @@ def change_bases(commit: str, root: str) -> list[str]:
     base = os.environ.get("PRE_COMMIT_FROM_REF")
     target = os.environ.get("PRE_COMMIT_TO_REF")
     if base and target and git.resolve_commit(target, root) == commit:
-        return [git.resolve_commit(base, root) or git.empty_tree(root)]
+        return [git.resolve_commit(base, root) or git.empty_tree(root, like=commit)]
     new, boundary = git.unpublished(commit, root)
     if new:
-        return boundary or [git.empty_tree(root)]
+        return boundary or [git.empty_tree(root, like=commit)]
     parent = git.resolve_commit(f"{commit}^", root)
-    return [parent or git.empty_tree(root)]
+    return [parent or git.empty_tree(root, like=commit)]
 
 
 def _diff(base: str, target: str, root: str) -> list[str]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Sequence
-from typing import Any
 
 from hooks.core import git
 from hooks.core.cmdline import quoted
@@ -20,6 +19,10 @@ from hooks.core.output import Finding
 from hooks.receipt.model import INVALID
 from hooks.receipt.model import MISSING
 from hooks.receipt.model import rerun_hint
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CHUNK = 1 << 20
 

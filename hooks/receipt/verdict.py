@@ -4,11 +4,12 @@ A receipt is valid for commit C when it was taken on C's tree (``git_tree == C^{
 run left that tree as it found it (``git_tree_after == git_tree``), the command succeeded with
 tests counted, and it meets the policy. Keying on the tree, not the commit, accepts an amended
 message and refuses a run on changes that were then left out of the commit.
+
+``datetime`` is imported only to judge an age (--max-age): the common check reads no clock.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from hooks.core import git
@@ -25,6 +26,7 @@ from hooks.receipt.narrowing import narrowing_flags
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import datetime as dt
     from typing import Any
 
     from hooks.receipt.staleness import TreeMatch
@@ -78,6 +80,8 @@ def evaluate(
     for kind, what, fix in hidden_problems(data, tree_differs=not tree_match.matches):
         add(STALE, kind, f"{what} ({shown_path}): {fix}, then run {hint}")
     if policy.max_age_s is not None:
+        import datetime as dt  # only an age needs the clock
+
         finished = parse_utc(str(data.get("finished_utc")))
         age = ((now or dt.datetime.now(dt.timezone.utc)) - finished).total_seconds() \
             if finished else None

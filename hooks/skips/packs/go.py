@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hooks.skips.cheats import confirm_not_helper_process
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
@@ -55,5 +56,11 @@ PACK = Pack(
              r"^/*\s*func\s+Test\w*\s*\(", "// func TestPay(t *testing.T) {\n// }\n",
              "// TestPay covers the happy path.\nfunc TestPay(t *testing.T) { assert.Equal(t, 1, pay()) }\n",
              scope="comment", files=TEST_GO),
+        Rule("SKP008", "os.Exit(0) in a test file: the test binary ends with success whatever "
+             "its tests did",
+             r"\b(?:os|syscall)\s*\.\s*Exit\s*\(\s*0\s*\)",
+             "func TestMain(m *testing.M) {\n\tos.Exit(0)\n}\n",
+             "func TestMain(m *testing.M) {\n\tos.Exit(m.Run())\n}\n",
+             files=TEST_GO, confirm=confirm_not_helper_process),
     ],
 )

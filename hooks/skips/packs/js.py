@@ -16,9 +16,13 @@ _BRACKET = r"\b{blocks}\s*\[\s*[\"'`]{name}[\"'`]\s*\]"
 # `if (test.fails)`): only a call that defines a test, with its title
 _CALL = r"\s*\(\s*[\"'`]"
 
+TEST_FILES = r"\.(test|spec|cy)\.[cm]?[jt]sx?$|(^|/)(__tests__|tests?|specs?|e2e|cypress)/"
+# the files jest, vitest and mocha load before the tests (setupFiles, --require)
+_SETUP_FILES = r"(^|/)(setupTests|(jest|vitest|test)[.-]setup|\.mocharc)\.[cm]?[jt]sx?$"
+
 PACK = Pack(
     "javascript", family="js", sample="src/cart.test.ts",
-    test_files=r"\.(test|spec|cy)\.[cm]?[jt]sx?$|(^|/)(__tests__|tests?|specs?|e2e|cypress)/",
+    test_files=TEST_FILES,
     # read on code (comments and strings set apart): expect, assert, should, ava's t.*
     assertion=r"\bexpect\s*[.(]|\bassert(\.\w+)?\s*\(|\bshould\b"
               r"|(?<![\w.])t\.(?:is|not|deepEqual|notDeepEqual|like|true|false|truthy|falsy"
@@ -96,5 +100,11 @@ PACK = Pack(
              "// it('pays', () => {\n//   expect(pay()).toBe(1);\n// });\n",
              "// pays once per cart\nit('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
              scope="comment", tests_only=True),
+        Rule("SKP008", "process.exit(0) in test code: the run ends with success and the tests "
+             "after it never run",
+             r"\bprocess\s*\.\s*(?:exit|reallyExit)\s*\(\s*0?\s*\)",
+             "it('pays', () => {\n  process.exit(0);\n});\n",
+             "it('pays', () => {\n  expect(() => pay(-1)).toThrow();\n});\n",
+             files=rf"{TEST_FILES}|{_SETUP_FILES}"),
     ],
 )

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from hooks.skips.cheats import confirm_in_code
+from hooks.skips.cheats import confirm_not_forked
+from hooks.skips.cheats import confirm_not_made_failed
+from hooks.skips.cheats import confirm_swallowed_assertion
 from hooks.skips.pybody import confirm_constant_condition
 from hooks.skips.pybody import confirm_docstring_only
 from hooks.skips.pybody import confirm_early_return
@@ -10,6 +14,8 @@ from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
 
 _TEST_DEF = r"^\s*(?:async\s+)?def\s+test\w*\s*\(.*:\s*$"
+_CONFTEST = r"(^|/)conftest\.py$"
+_ZERO = r"(?:0|False)"
 
 PACK = Pack(
     "python", family="python", sample="tests/test_sample.py",
@@ -93,5 +99,58 @@ PACK = Pack(
              r"^\s*__test__\s*=\s*False\b",
              "class TestPay:\n    __test__ = False\n",
              "class PayHelper:\n    enabled = False\n"),
+        # test code that fakes a green run (a file that forks exits in its child)
+        Rule("SKP004", "assertion failure swallowed by an except that does nothing: the test "
+             "passes whatever it checks",
+             r"(?:^|:)\s*(?P<at>pass|\.\.\.)\s*$",
+             "def test_pay():\n    try:\n        assert pay() == 1\n    except AssertionError:\n"
+             "        pass\n",
+             "def test_pay():\n    try:\n        assert pay() == 1\n    except AssertionError:\n"
+             "        pass\n    else:\n        raise RuntimeError('pay must refuse')\n",
+             confirm=confirm_swallowed_assertion, tests_only=True),
+        Rule("SKP004", "assertion failure suppressed (suppress(AssertionError)): the test passes "
+             "whatever it checks",
+             r"\bsuppress\s*\((?:[^)]*[\s,(])?(?:builtins\s*\.\s*)?AssertionError\b",
+             "def test_pay():\n    with suppress(AssertionError):\n        assert pay() == 1\n",
+             "def test_pay():\n    with suppress(KeyError):\n        del cache['pay']\n"
+             "    assert pay() == 1\n", tests_only=True),
+        Rule("SKP008", "os._exit(0) in test code: the run ends with success and the tests "
+             "after it never run",
+             rf"\bos\s*\.\s*_exit\s*\(\s*{_ZERO}\s*\)",
+             "import os\n\ndef test_pay():\n    os._exit(0)\n",
+             "import os\n\ndef test_pay():\n    if os.fork() == 0:\n        os._exit(0)\n",
+             confirm=confirm_not_forked, tests_only=True),
+        Rule("SKP008", "pytest.exit with returncode 0: the run ends with success and the tests "
+             "after it never run",
+             rf"\bpytest\s*\.\s*exit\s*\((?:.*\breturncode\s*=\s*"
+             rf"|\s*(?:\"[^\"]*\"|'[^']*'|\w+)\s*,\s*){_ZERO}\s*\)",
+             "def pytest_sessionstart(session):\n    pytest.exit('done', returncode=0)\n",
+             "def pytest_sessionstart(session):\n    pytest.exit('no database')\n",
+             sample="tests/conftest.py", tests_only=True),
+        Rule("SKP008", "conftest exits with status 0: the run ends with success before the "
+             "tests decide it",
+             rf"(?<![\w.])(?:sys\s*\.\s*)?(?:exit|quit)\s*\(\s*(?:{_ZERO}|None)?\s*\)"
+             rf"|\braise\s+SystemExit\b\s*(?:\(\s*(?:{_ZERO}|None)?\s*\))?\s*$",
+             "import sys\n\ndef pytest_sessionstart(session):\n    sys.exit(0)\n",
+             "import sys\n\ndef pytest_sessionstart(session):\n    sys.exit('needs Python 3.9')\n",
+             sample="tests/conftest.py", files=_CONFTEST),
+        Rule("SKP008", "conftest rewrites test reports (outcome, wasxfail): a failure is "
+             "counted as something else",
+             r"\.\s*(?:outcome|wasxfail)\s*=(?!=)",
+             "def pytest_runtest_logreport(report):\n    report.outcome = 'passed'\n",
+             "def pytest_runtest_logreport(report):\n    if report.outcome == 'failed':\n"
+             "        log(report)\n",
+             sample="tests/conftest.py", files=_CONFTEST, confirm=confirm_not_made_failed),
+        Rule("SKP008", "conftest sets the run's exit status to success",
+             rf"\.\s*(?:exitstatus|testsfailed)\s*=\s*(?:{_ZERO}|(?:\w+\s*\.\s*)*ExitCode\s*\.\s*OK)\b",
+             "def pytest_sessionfinish(session, exitstatus):\n    session.exitstatus = 0\n",
+             "def pytest_sessionfinish(session, exitstatus):\n    if warned(session):\n"
+             "        session.exitstatus = 1\n",
+             sample="tests/conftest.py", files=_CONFTEST),
+        Rule("SKP008", "test code writes a summary line ('N passed') to the output itself",
+             r"(?:\bos\s*\.\s*write|\.\s*write|(?<![\w.])print)\s*\(.*\b\d+\s+passed\b",
+             "import os\n\ndef test_pay():\n    os.write(1, b'=== 12 passed in 0.05s ===')\n",
+             "def test_pay(pytester):\n    pytester.makepyfile(\"print('1 passed')\")\n",
+             scope="raw", confirm=confirm_in_code, tests_only=True),
     ],
 )

@@ -32,5 +32,10 @@ PACK = Pack(
              r"^/*\s*#\[(?:tokio::)?test\]", "// #[test]\n// fn pays() { assert_eq!(pay(), 1); }\n",
              "// checks the happy path\n#[test]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n",
              scope="comment"),
+        Rule("SKP008", "process::exit(0) in a test: the test binary ends with success and the "
+             "tests after it never run",
+             r"(?<![\w:])(?:std\s*::\s*)?process\s*::\s*exit\s*\(\s*0\s*\)",
+             "#[test]\nfn pays() {\n    std::process::exit(0);\n}\n",
+             "#[test]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n", tests_only=True),
     ],
 )
