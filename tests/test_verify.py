@@ -45,21 +45,24 @@ def test_range_with_an_untested_commit_in_the_middle_is_refused_with_its_id(repo
     assert first[:7] not in result.out and last[:7] not in result.out
     assert receipt_main(repo.path, "verify", "--range", f"{untested}..HEAD").code == 0
     assert receipt_main(repo.path, "verify", "--range", f"{base}..HEAD", "--head").code == 0
-    assert receipt_main(repo.path, "verify", "--rev", first, "--rev", last).code == 0
-    assert receipt_main(repo.path, "verify", "--rev", untested).code == 2
+    # --rev names no base: the policy is named (never taken from the judged commits)
+    assert receipt_main(repo.path, "verify", "--rev", first, "--rev", last,
+                        "--policy-from", base).code == 0
+    assert receipt_main(repo.path, "verify", "--rev", untested, "--policy-from", base).code == 2
 
 
 def test_verify_reads_only_the_notes_and_the_same_policy(repo: Repo) -> None:
     repo.write("t.py", PASSING_TEST)
     repo.commit("base")
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
-    ok = receipt_main(repo.path, "verify", "--head")
+    ok = receipt_main(repo.path, "verify", "--head", "--policy-from", "HEAD")
     assert ok.code == 0 and ok.out == f"receipt verify: 1 commit(s) vouched for by {NOTES}\n"
-    off = receipt_main(repo.path, "verify", "--require-command", "^make")
+    off = receipt_main(repo.path, "verify", "--require-command", "^make",
+                       "--policy-from", "HEAD")
     assert off.code == 6 and "does not match --require-command '^make'" in off.out
     repo.git("update-ref", "-d", NOTES)  # the file is still there: verify does not read it
     assert repo.run("check-receipt").code == 0
-    assert receipt_main(repo.path, "verify").code == 2
+    assert receipt_main(repo.path, "verify", "--policy-from", "HEAD").code == 2
 
 
 def test_json_format(repo: Repo) -> None:

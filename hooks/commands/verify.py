@@ -2,7 +2,10 @@
 
 Its policy never comes from the commits it judges: a push could weaken its own. It comes from
 the command line, or the config committed in ``--policy-from REV``: by default the base A of
-``--range A..B``, and on a server the default branch as it was before the push.
+``--range A..B``, on a server the default branch as it was before the push, else the remote's
+default branch (``refs/remotes/origin/HEAD``) when it is not a judged commit. With none of
+those it refuses rather than guess. Nor does its trust: an override in the judged commits'
+ledger is anyone's to write, so it counts only with ``--allow-overrides``.
 """
 
 from __future__ import annotations
@@ -34,12 +37,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--policy-from", metavar="REV",
                         help="judge by the config committed in REV (default: A of the first "
                              "--range A..B; with --pre-receive, the default branch before the "
-                             "push; else the work tree's)")
+                             "push; else refs/remotes/origin/HEAD when it is not a judged commit)")
+    parser.add_argument("--allow-overrides", action="store_true",
+                        help="honour 'receipt override' entries committed in the judged commits' "
+                             "ledger (anyone who can commit can write one; off by default)")
     add_policy_arguments(parser)
 
 
-def policy_file_of(args: argparse.Namespace, root: str, bare: bool) -> Config:
-    """The config that judges: never one the judged commits carry (the module says why)."""
+def policy_file_of(args: argparse.Namespace, root: str, bare: bool,
+                   commits: list[str]) -> Config:
+    """The config that judges: never one the judged COMMITS carry (the module says why)."""
     from hooks.core import config
     from hooks.core import git
     from hooks.core.errors import UserError
@@ -49,16 +56,62 @@ def policy_file_of(args: argparse.Namespace, root: str, bare: bool) -> Config:
         base = args.range[0].split("...")[0] if "..." in args.range[0] else \
             args.range[0].split("..")[0]
         rev = base or None
-    if rev is None and not bare:
-        return config.for_repo(git.repo_paths())
-    commit = git.resolve_commit(rev or "HEAD", cwd=root)
-    if commit is None:
-        if rev is None:  # a server whose default branch has no commits yet
+    if rev is None:
+        rev = default_branch(root) if args.pre_receive else remote_default(root, commits)
+        if rev is None:
             return config.NO_CONFIG
+    commit = git.resolve_commit(rev, cwd=root)
+    if commit is None:
         given = f"--policy-from {rev}" if args.policy_from else f"--range {args.range[0]}"
         raise UserError(f"{given}: {rev} names no commit here")
     paths = git.RepoPaths(root, root, root) if bare else git.repo_paths()
     return config.committed([commit], paths)[commit]
+
+
+def default_branch(root: str) -> str | None:
+    """The server's default branch before the push: HEAD. None, said, when the repository has
+    no branch at all (its first push: no policy exists yet); refused when HEAD names a branch
+    that does not exist while others do (judging by no policy would pass anything)."""
+    from hooks.core import git
+    from hooks.core.errors import UserError
+    from hooks.core.output import warn
+
+    if git.resolve_commit("HEAD", cwd=root) is not None:
+        return "HEAD"
+    branches = git.text("for-each-ref", "--count=3", "--format=%(refname)", "refs/heads/",
+                        cwd=root).splitlines()
+    if not branches:
+        warn("receipt verify: note: the repository has no branch yet, so no committed policy "
+             "exists: this first push is judged by the hook's options and the defaults")
+        return None
+    try:
+        named = git.text("symbolic-ref", "--quiet", "HEAD", cwd=root)
+    except git.GitError:
+        named = "HEAD"
+    raise UserError(f"receipt verify: no policy: the default branch HEAD names {named}, which "
+                    f"does not exist here: pass --policy-from {branches[0]} (or point HEAD at "
+                    f"the project's branch: git symbolic-ref HEAD {branches[0]})")
+
+
+REMOTE_DEFAULT = "refs/remotes/origin/HEAD"
+
+
+def remote_default(root: str, commits: list[str]) -> str:
+    """The remote's default branch, the trusted policy of ``--rev``/``--head`` when it is not
+    one of the judged COMMITS; else a one-line refusal asking for --policy-from."""
+    from hooks.core import git
+    from hooks.core.errors import UserError
+
+    commit = git.resolve_commit(REMOTE_DEFAULT, cwd=root)
+    ask = ("pass --policy-from REV (the branch they merge into, e.g. --policy-from origin/main) "
+           "or --range BASE..HEAD: the judged commits' own config is the pusher's to change")
+    if commit is None:
+        raise UserError(f"receipt verify: no policy to judge by: {REMOTE_DEFAULT} does not "
+                        f"exist here: {ask}")
+    if commit in commits:
+        raise UserError(f"receipt verify: no policy to judge by: {REMOTE_DEFAULT} "
+                        f"({git.short(commit)}) is a commit being judged: {ask}")
+    return REMOTE_DEFAULT
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,10 +124,11 @@ def run(args: argparse.Namespace) -> int:
 
     bare = git.text("rev-parse", "--is-bare-repository") == "true"
     root = git.text("rev-parse", "--absolute-git-dir") if bare else git.repo_paths().root
-    policy_file = policy_file_of(args, root, bare)
     notes_revs = [NOTES_REF]
     if args.pre_receive:
         pushed = verify.read_pre_receive(sys.stdin.read() if sys.stdin else "", NOTES_REF)
+        for old, new in pushed.notes_updates:  # the evidence this server judges by
+            verify.refuse_notes_update(old, new, NOTES_REF, root)
         notes_revs += pushed.notes  # the notes may arrive in this very push (quarantined)
         commits = pushed.commits
         if not commits:
@@ -82,13 +136,21 @@ def run(args: argparse.Namespace) -> int:
         git.commit_trees(commits, walk=False, cwd=root)
     else:
         commits = verify.commits_of(args.range, args.rev, args.head, root)
+    policy_file = policy_file_of(args, root, bare, commits)
+    label = "receipt verify"
     result = check(commits, None, policy_of(args, policy_file), policy_file, files=False,
                    notes_revs=notes_revs, root=root if bare else None,
-                   signers=signers_of(args, root))
+                   signers=signers_of(args, root), allow_overrides=args.allow_overrides,
+                   label=label)
     code = result.exit_code
-    label = "receipt verify"
+    if args.format == "text":  # overrides, honoured or not, are said every time
+        sys.stderr.write("".join(f"{note}\n" for note in result.policy_notes))
     if code == 0 and args.format == "text":
-        write(f"{label}: {len(result.commits)} commit(s) vouched for by {NOTES_REF}\n")
+        overridden = len(result.notes)
+        vouched = len(result.commits) - overridden
+        write(f"{label}: {vouched} commit(s) vouched for by {NOTES_REF}" +
+              (f", {overridden} let through by an override (--allow-overrides)\n"
+               if overridden else "\n") + "".join(f"{note}\n" for note in result.notes))
     if args.pre_receive and code != 0:  # git shows a hook's stderr to the pusher as remote:
         sys.stderr.write("".join(f"{f.message}\n" for f in result.findings))
         sys.stderr.write(f"{label}: push refused: every branch needs a receipt in "
@@ -97,7 +159,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_findings(result.findings, fmt=args.format, exit_code=code,
                        extra={"commits": result.commits, "notes": NOTES_REF,
-                              "overrides": result.notes})
+                              "overrides": result.notes,
+                              "overrides_not_honoured": result.policy_notes})
     if os.environ.get("GITHUB_ACTIONS") == "true" and args.format == "text":
         write(verify.github_annotations(result.findings))
     verify.append_step_summary(verify.step_summary(result, root))

@@ -167,9 +167,12 @@ def _check_committed(revs: Sequence[str], receipt: str | None,
 def check(revs: Sequence[str], receipt: str | None, policy: Policy,
           policy_file: Config = NO_CONFIG, *, files: bool = True,
           notes_revs: Sequence[str] | None = None, root: str | None = None,
-          require_log: bool = False, signers: Signers | None = None) -> CheckResult:
+          require_log: bool = False, signers: Signers | None = None,
+          allow_overrides: bool = True, label: str = "check-receipt") -> CheckResult:
     """Judge each of REVS by every receipt found for its tree: the files (unless FILES is
     False, as in ``receipt verify``) and the notes in NOTES_REVS (default refs/notes/receipts).
+    An override committed in a commit's ledger lets it through only when ALLOW_OVERRIDES;
+    otherwise it is named in ``policy_notes`` as not honoured (LABEL says by whom).
     """
     if root is None:
         paths = git.repo_paths()
@@ -201,10 +204,11 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
             from hooks.receipt.overrides import override_for
             from hooks.receipt.overrides import uncommitted
 
-            override = override_for(commit, root, policy_file)
-            if override is not None:
+            override = override_for(commit, root, policy_file, label, allow_overrides)
+            if override is not None and allow_overrides:
                 result.notes.append(override)
                 continue
+            result.policy_notes += [override] if override else []
             unseen = uncommitted(commit, root, policy_file) if files else None
             result.policy_notes += [unseen] if unseen else []
         findings += found

@@ -151,11 +151,18 @@ def merge_from(other: str, cwd: str | None = None) -> int:
 
 
 def fetch(remote: str, cwd: str | None = None) -> bool:
-    """Bring REMOTE's receipts notes and merge them into ours; False when it has none."""
+    """Bring REMOTE's receipts notes and merge them into ours; False when it has none. A
+    one-line error, nothing merged, when theirs is not a notes commit (a blob, a tree)."""
     with _locked(cwd):
         if not git.fetch_ref(remote, NOTES_REF, FETCHED_REF, cwd=cwd):
             return False
         try:
+            if git.resolve_commit(FETCHED_REF, cwd=cwd) is None:
+                kind = git.text("cat-file", "-t", FETCHED_REF, cwd=cwd)
+                raise git.GitError(f"{remote}'s {NOTES_REF} is a {kind}, not a notes commit: "
+                                   f"nothing merged; its receipts are gone or damaged there "
+                                   f"(a server running 'receipt verify --pre-receive' refuses "
+                                   f"such a push): ask its admin to restore the ref")
             merge_from(FETCHED_REF, cwd=cwd)
         finally:
             git.delete_ref(FETCHED_REF, cwd=cwd)
@@ -176,4 +183,15 @@ def publish(remote: str, cwd: str | None = None) -> None:
         git.push_ref(remote, NOTES_REF, cwd=cwd)
     except git.GitError:
         fetch(remote, cwd=cwd)
-        git.push_ref(remote, NOTES_REF, cwd=cwd)
+        try:
+            git.push_ref(remote, NOTES_REF, cwd=cwd)
+        except git.GitError as e:
+            raise git.GitError(f"{remote} refused {NOTES_REF} after its notes were merged "
+                               f"into ours: {_refusal(e)}") from None
+
+
+def _refusal(error: git.GitError) -> str:
+    """The line of git's push output that says why (its last line is often only a hint)."""
+    said = [line.strip() for line in error.stderr.splitlines() if line.strip()]
+    why = [line for line in said if line.startswith(("remote: receipt", "! ", "error:"))]
+    return "; ".join(why[:2]) or (said[0] if said else str(error))

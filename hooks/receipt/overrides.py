@@ -74,15 +74,21 @@ def record(ledger: str, what: str, why: str, root: str | None, **fields: str) ->
     return entry
 
 
-def override_for(commit: str, root: str, policy: Config) -> str | None:
+def override_for(commit: str, root: str, policy: Config, label: str = CHECK,
+                 honoured: bool = True) -> str | None:
     """'overridden by WHO because WHY (ts)' when the ledger committed in COMMIT holds a
     check-receipt override for COMMIT's tree; None otherwise. Read only when the check has
-    already failed."""
+    already failed. Not HONOURED (``receipt verify`` without --allow-overrides): the line
+    says it does not count, since anyone who can commit can write one."""
     found = _override(git.blob(f"{commit}:{policy.ledger}") or b"", commit, root, policy)
     if found is None:
         return None
-    return (f"check-receipt: {git.short(commit)}: overridden by {found.get('who')} because "
-            f"{found.get('why')} ({found.get('ts')}, {policy.ledger} as committed)")
+    said = (f"by {found.get('who')} because {found.get('why')} ({found.get('ts')}, "
+            f"{policy.ledger} as committed)")
+    if honoured:
+        return f"{label}: {git.short(commit)}: overridden {said}"
+    return (f"{label}: {git.short(commit)}: an override {said} is not honoured: it is written "
+            f"in the judged commit, by whoever pushed it; pass --allow-overrides to honour it")
 
 
 def uncommitted(commit: str, root: str, policy: Config) -> str | None:

@@ -28,13 +28,15 @@ class Pushed:
     def __init__(self) -> None:
         self.commits: list[str] = []
         self.notes: list[str] = []
+        self.notes_updates: list[tuple[str, str]] = []  # (old, new) of the notes ref
         self.passed: list[str] = []  # refs let through unjudged, with why
 
 
 def read_pre_receive(data: str, notes_ref: str) -> Pushed:
     """Parse git's pre-receive lines '<old> <new> <ref>'.
 
-    A deletion (new all zeros) passes; a notes push is read, not judged; tags and other refs
+    A branch deletion (new all zeros) passes; an update of the notes ref is listed for
+    ``refuse_notes_update`` and its commit read, not judged; tags and other refs
     pass (a tag names a commit some branch was already judged for); each branch's new tip is
     judged against its own tree.
     """
@@ -43,17 +45,46 @@ def read_pre_receive(data: str, notes_ref: str) -> Pushed:
         parts = line.split()
         if len(parts) != 3:
             continue
-        _old, new, ref = parts
-        if set(new) <= ZERO:
+        old, new, ref = parts
+        if ref == notes_ref:
+            pushed.notes_updates.append((old, new))
+            if not set(new) <= ZERO:
+                pushed.notes.append(new)
+        elif set(new) <= ZERO:
             pushed.passed.append(f"{ref} (deleted)")
-        elif ref == notes_ref:
-            pushed.notes.append(new)
         elif ref.startswith("refs/heads/"):
             if new not in pushed.commits:
                 pushed.commits.append(new)
         else:
             pushed.passed.append(f"{ref} (not a branch)")
     return pushed
+
+
+def refuse_notes_update(old: str, new: str, notes_ref: str, root: str) -> None:
+    """A one-line refusal (exit 1) when a push would take receipts away from NOTES_REF: delete
+    it, point it at something that is not a notes commit, rewrite it (not a fast-forward), or
+    fast-forward to notes that drop some. Receipts are only added: ``receipt publish`` merges."""
+    from hooks.core.errors import UserError
+
+    refused = f"receipt verify: push refused: it would {{}} {notes_ref}, the receipts this " \
+              f"server judges by; receipts are only added: 'receipt fetch', then 'receipt publish'"
+    if set(new) <= ZERO:
+        raise UserError(refused.format("delete"))
+    kind = git.text("cat-file", "-t", new, cwd=root)
+    if kind != "commit":
+        raise UserError(refused.format(f"point at a {kind}, not a notes commit, as"))
+    if set(old) <= ZERO or git.text("cat-file", "-t", old, cwd=root) != "commit":
+        return  # the first notes, or a repair of a ref that held no notes commit
+    try:
+        git.run("merge-base", "--is-ancestor", old, new, cwd=root)
+    except git.GitError:
+        raise UserError(refused.format(f"rewrite (not a fast-forward of {git.short(old)})")
+                        ) from None
+    dropped = set(git.notes_index(old, cwd=root)) - set(git.notes_index(new, cwd=root))
+    if dropped:
+        more = ", ..." if len(dropped) > 1 else ""
+        raise UserError(refused.format(f"remove {len(dropped)} note(s) (on "
+                                       f"{git.short(min(dropped))}{more}) from"))
 
 
 def commits_of(ranges: Sequence[str], revs: Sequence[str], head_only: bool,
