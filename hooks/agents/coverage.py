@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from hooks.core import git
+from hooks.core import git_index
 from hooks.core import snapshot
 from hooks.core.cmdline import quoted
 from hooks.core.cmdline import rerun_command
@@ -120,5 +121,5 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
         elif git.tree_of(head, root) == tree:  # one call when the agent left HEAD as it was
             result.head_tree = tree
         else:
-            result.head_tree = git.tree_without(head, own.paths, root, left_out)
+            result.head_tree = git_index.tree_without(head, own.paths, root, left_out)
     return result

@@ -18,6 +18,7 @@ import subprocess
 import hooks
 from hooks.core import config
 from hooks.core import git
+from hooks.core import git_notes
 from hooks.core.cmdline import quoted
 from hooks.core.errors import UserError
 from hooks.core.fileio import atomic_write
@@ -100,7 +101,7 @@ def fetchable_rev(url: str) -> tuple[str, str | None]:
     """(rev, what to tell the user): this version's tag when URL has it, else the commit its
     HEAD is at, else (URL unreachable) the tag, said to be unchecked."""
     tag = f"v{hooks.__version__}"
-    refs = git.remote_refs(url, f"refs/tags/{tag}", "HEAD")
+    refs = git_notes.remote_refs(url, f"refs/tags/{tag}", "HEAD")
     if refs is None:
         return tag, (f"could not reach {url} to check that tag {tag} exists; if pre-commit "
                      f"cannot fetch it, pin a commit instead (rev: <commit sha>) or run "

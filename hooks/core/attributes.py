@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from hooks.core import git
+from hooks.core import git_index
 from hooks.core.errors import UserError
 from hooks.core.text import printable_path
 
@@ -74,7 +75,7 @@ def local_filters(root: str, common_dir: str) -> list[tuple[str, str]]:
         return []
     with tempfile.TemporaryDirectory(prefix="receipt-attrs-") as empty:
         git.run("init", "-q", "--bare", empty)
-        env = git.env_with_index(git.real_index_path(root))
+        env = git_index.env_with_index(git_index.real_index_path(root))
         # an empty git dir (no info/attributes) reading the real index and objects
         env.update({"GIT_DIR": empty, "GIT_WORK_TREE": root, "GIT_ATTR_NOSYSTEM": "1",
                     "GIT_OBJECT_DIRECTORY": os.path.join(common_dir, "objects")})

@@ -1,8 +1,14 @@
-"""The one place that talks to git.
+"""The one place that talks to git, with its two siblings: ``git_notes`` (notes refs, remotes)
+and ``git_index`` (trees made on a throwaway index). No other module starts git.
 
-Every call goes through ``run()`` below, as the git command line: it is what the user's repo
-already trusts, it understands worktrees, submodules and shallow clones, and it starts in a few
-milliseconds where importing a git library costs more than the whole hook should.
+Every call is the git command line: it is what the user's repo already trusts, it understands
+worktrees, submodules and shallow clones, and it starts in a few milliseconds where importing a
+git library costs more than the whole hook should.
+
+Over 300 lines for a reason: reading objects (``tree_of``, ``blobs``, ``paths_in_commit``) shares
+its memos and the one ``cat-file --batch`` session of a check (``batch_session``,
+``commits_and_files``) with the runner here; split apart, each half would reach into the
+other's state.
 
 Modules only the snapshot paths need are imported there.
 """
@@ -28,7 +34,7 @@ EMPTY_TREES = {
 
 # Variables a surrounding hook or a test harness may leave behind that would point our calls
 # at another repository or index than the one the user is standing in.
-_REPO_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX")
+REPO_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX")
 
 
 class GitError(UserError):
@@ -82,35 +88,6 @@ def _checked(args: tuple[str, ...], code: int, stdout: bytes, stderr: bytes) -> 
     return stdout
 
 
-def remote_refs(url: str, *refs: str, timeout: float = 15.0) -> dict[str, str] | None:
-    """{ref: commit} of REFS at the remote URL (tags peeled); None when it cannot be reached."""
-    try:
-        proc = subprocess.run(("git", "ls-remote", "--", url, *refs), capture_output=True,
-                              check=False, timeout=timeout,
-                              env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if proc.returncode != 0:
-        return None
-    found: dict[str, str] = {}
-    for line in proc.stdout.decode("utf-8", "replace").splitlines():
-        sha, _, ref = line.partition("\t")
-        peeled = ref.endswith("^{}")
-        ref = ref[:-3] if peeled else ref
-        if peeled or ref not in found:  # an annotated tag: the commit, not the tag object
-            found[ref] = sha
-    return found
-
-
-def commits_as(path: str, data: bytes, expected: bytes) -> bool:
-    """Would ``git add`` store DATA, as the work-tree file PATH, as the blob EXPECTED? (eol
-    conversion by core.autocrlf or .gitattributes, clean filters.)"""
-    where = os.path.dirname(os.path.abspath(path))
-    stored = run("hash-object", f"--path={os.path.abspath(path)}", "--stdin", cwd=where,
-                 stdin=data)
-    return stored == run("hash-object", "--no-filters", "--stdin", cwd=where, stdin=expected)
-
-
 def text(*args: str, cwd: str | None = None, env: Mapping[str, str] | None = None) -> str:
     return run(*args, cwd=cwd, env=env).decode("utf-8", "surrogateescape").strip()
 
@@ -132,7 +109,7 @@ def repo_paths(cwd: str | None = None) -> RepoPaths:
     Remembered per directory: a hook asks for them in several places, the answer cannot move.
     """
     where = os.path.abspath(cwd or os.getcwd())
-    return _repo_paths(where, tuple(os.environ.get(v) for v in _REPO_LOCATION_VARS))
+    return _repo_paths(where, tuple(os.environ.get(v) for v in REPO_LOCATION_VARS))
 
 
 @functools.lru_cache(maxsize=8)
@@ -212,63 +189,6 @@ def is_null_id(object_id: str) -> bool:
 
 def head_commit(cwd: str | None = None) -> str | None:
     return resolve_commit("HEAD", cwd=cwd)
-
-
-def temp_index_path() -> str:
-    """A path for a throwaway index: git will create it (it refuses an empty file)."""
-    import tempfile
-
-    fd, path = tempfile.mkstemp(prefix="receipt-index-")
-    os.close(fd)
-    os.unlink(path)
-    return path
-
-
-def env_with_index(index_file: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCATION_VARS}
-    env["GIT_INDEX_FILE"] = index_file
-    return env
-
-
-@functools.cache  # the fuse snapshots once a step; the index does not move
-def real_index_path(root: str) -> str:
-    if not any(os.environ.get(v) for v in _REPO_LOCATION_VARS):
-        # what `rev-parse --git-path index` answers with no GIT_* location set: the work
-        # tree's own git dir (a linked worktree's too), known without a process at a root
-        return os.path.join(repo_paths(root).git_dir, "index")
-    env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCATION_VARS}
-    path = text("rev-parse", "--git-path", "index", cwd=root, env=env)
-    return path if os.path.isabs(path) else os.path.join(root, path)
-
-
-def glob_pathspecs(globs: Iterable[str]) -> list[str]:
-    """Config globs as git pathspecs from the root: ``*`` stays in a directory, ``**`` spans."""
-    return [f":(top,glob){g}" for g in globs if g]
-
-
-def remove_from_index(pathspecs: Iterable[str], globs: Iterable[str], cwd: str | None,
-                      env: Mapping[str, str], config: Iterable[str] = ()) -> None:
-    """Take the files PATHSPECS and GLOBS match out of the index ENV names (a throwaway one),
-    in one process; CONFIG are ``-c`` options (``core.sparseCheckout=false``: git rm skips
-    paths outside a sparse checkout, where update-index did not)."""
-    specs = [*(p for p in pathspecs if p), *glob_pathspecs(globs)]
-    if specs:
-        run(*config, "rm", "--cached", "-r", "-f", "--quiet", "--ignore-unmatch", "--", *specs,
-            cwd=cwd, env=env)
-
-
-def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None,
-                 ignore: Iterable[str] = ()) -> str:
-    """Tree id of COMMIT with PATHS and the IGNORE globs removed: what a receipt vouches for."""
-    temp_index = temp_index_path()
-    try:
-        env = env_with_index(temp_index)
-        run("read-tree", commit, cwd=cwd, env=env)
-        remove_from_index(paths, ignore, cwd=cwd, env=env)
-        return text("write-tree", cwd=cwd, env=env)
-    finally:
-        if os.path.exists(temp_index):
-            os.unlink(temp_index)
 
 
 def has_object(object_id: str, cwd: str | None = None) -> bool:
@@ -431,24 +351,6 @@ def tracked_files(cwd: str | None = None, paths: Iterable[str] = ()) -> list[str
 
 # Git notes: receipts travel as notes on tree objects (hooks/receipt/notes.py says why).
 
-def notes_index(notes_rev: str, cwd: str | None = None) -> dict[str, str]:
-    """Annotated object id -> note blob id for the notes commit NOTES_REV, in one process.
-
-    Reads the notes tree itself (``ls-tree``), so it works for a ref or for a commit id that
-    no ref names yet (a pre-receive hook sees the pushed notes only as an id). Fan-out
-    directories (``ab/cdef...``) are joined back into the object id. {} when NOTES_REV is absent.
-    """
-    if resolve_commit(notes_rev, cwd=cwd) is None:
-        return {}
-    out = run("ls-tree", "-r", "-z", "--full-tree", f"{notes_rev}^{{tree}}", cwd=cwd)
-    index: dict[str, str] = {}
-    for entry in out.split(b"\0"):
-        meta, _tab, path = entry.partition(b"\t")
-        fields = meta.split()
-        if len(fields) == 3 and fields[1] == b"blob":
-            index[path.replace(b"/", b"").decode("ascii", "replace")] = fields[2].decode()
-    return index
-
 
 def objects(ids: Iterable[str], cwd: str | None = None) -> dict[str, bytes]:
     """The content of many objects by id in one ``cat-file --batch`` pass; absent ones left out."""
@@ -467,65 +369,6 @@ def objects(ids: Iterable[str], cwd: str | None = None) -> dict[str, bytes]:
             found[object_id] = out[pos:pos + size]
             pos += size + 1
     return found
-
-
-def note_show(notes_ref: str, object_id: str, cwd: str | None = None) -> bytes | None:
-    """The note on OBJECT_ID under NOTES_REF (``git notes show``), None when there is none."""
-    proc = subprocess.run(("git", "notes", "--ref", notes_ref, "show", object_id), cwd=cwd,
-                          env=git_env(), capture_output=True, check=False)
-    return proc.stdout if proc.returncode == 0 else None
-
-
-def note_write(notes_ref: str, object_id: str, content: bytes, cwd: str | None = None) -> None:
-    """Replace the note on OBJECT_ID (``git notes add -f -F -``): one commit on NOTES_REF."""
-    run("notes", "--ref", notes_ref, "add", "-f", "-F", "-", object_id, cwd=cwd, stdin=content)
-
-
-def note_add_new(notes_ref: str, object_id: str, content: bytes,
-                 cwd: str | None = None) -> bool:
-    """Add a note to OBJECT_ID if it has none (``git notes add`` without ``-f``): True when
-    written; False when it was not (a note exists, or git failed: the caller reads the note and
-    writes with ``note_write``, which reports a real failure)."""
-    proc = subprocess.run(("git", "notes", "--ref", notes_ref, "add", "-F", "-", object_id),
-                          cwd=cwd, env=git_env(), input=content, capture_output=True,
-                          check=False)
-    return proc.returncode == 0
-
-
-def loose_ref_exists(ref: str, cwd: str | None = None) -> bool:
-    """REF is a file in the shared git dir: a hint only (a packed or reftable ref is not), for
-    choosing which of two equally correct ways is likelier to take one process."""
-    return os.path.isfile(os.path.join(repo_paths(cwd).common_dir, *ref.split("/")))
-
-
-def notes_merge_ours(notes_ref: str, other: str, cwd: str | None = None) -> None:
-    """Merge the notes commit OTHER into NOTES_REF, keeping ours where both changed a note.
-
-    The caller then rewrites those notes with the union: this merge gives the history (so a
-    push after it is a fast-forward), the union gives the content.
-    """
-    if resolve_commit(f"refs/notes/{notes_ref}", cwd=cwd) is None:
-        run("update-ref", f"refs/notes/{notes_ref}", other, cwd=cwd)
-        return
-    run("notes", "--ref", notes_ref, "merge", "--quiet", "-s", "ours", other, cwd=cwd)
-
-
-def fetch_ref(remote: str, source: str, dest: str, cwd: str | None = None) -> bool:
-    """Fetch SOURCE from REMOTE into DEST (forced); False when the remote has no SOURCE."""
-    if not text("ls-remote", "--", remote, source, cwd=cwd):
-        return False
-    run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote, f"+{source}:{dest}",
-        cwd=cwd)
-    return True
-
-
-def push_ref(remote: str, ref: str, cwd: str | None = None) -> None:
-    """Push REF to the same name on REMOTE, never through this repository's pre-push hook."""
-    run("push", "--quiet", "--no-verify", remote, f"{ref}:{ref}", cwd=cwd)
-
-
-def delete_ref(ref: str, cwd: str | None = None) -> None:
-    run("update-ref", "-d", ref, cwd=cwd)
 
 
 def commit_trees(revs: Iterable[str], walk: bool = True,

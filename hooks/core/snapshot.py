@@ -27,6 +27,7 @@ import shutil
 from collections.abc import Iterable
 
 from hooks.core import git
+from hooks.core import git_index
 from hooks.core.text import printable_path
 
 REGULAR_MODES = ("100644", "100755")
@@ -201,15 +202,15 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
     earlier snapshot of this repository: its index listing is reused when the index file has
     not changed since, which saves a process.
     """
-    temp_index = git.temp_index_path()
+    temp_index = git_index.temp_index_path()
     try:
-        real_index = git.real_index_path(root)
+        real_index = git_index.real_index_path(root)
         index = _identity(real_index)  # before the copy: a change after it shows next time
         if index is not None:
             # copy2 keeps the index's mtime: git's racy-entry check compares file mtimes with
             # it, and a fresh mtime would make a same-size edit within the second look clean
             shutil.copy2(real_index, temp_index)
-        env = git.env_with_index(temp_index)
+        env = git_index.env_with_index(temp_index)
         if previous is not None and index is not None and previous.index == index:
             listing = previous.listing
         else:
@@ -230,8 +231,8 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
         # tracked or not, the receipt, log and ledger are never part of the tree; after
         # `add --all` no entry can sit below a path that is a file, so `rm -r` of the literal
         # path removes exactly what `update-index --force-remove` did
-        git.remove_from_index([_literal(p) for p in leave_out if p], ignore, cwd=root, env=env,
-                              config=config)
+        git_index.remove_from_index([_literal(p) for p in leave_out if p], ignore, cwd=root,
+                                    env=env, config=config)
         tree = git.text("write-tree", cwd=root, env=env)
         links = _gitlinks(listing, before, tagged=True)
         if tree != expect:

@@ -14,6 +14,7 @@ import json
 import os
 import stat
 
+from hooks.core import git_index
 from hooks.core import schemas
 from hooks.core.errors import UserError
 from hooks.ledger.lines import parse_all
@@ -72,7 +73,7 @@ def read_as_committed(path: str) -> bytes:
     from hooks.core import git
 
     try:
-        return lf if git.commits_as(path, data, lf) else data
+        return lf if git_index.commits_as(path, data, lf) else data
     except git.GitError:  # not in a repository: nothing converts it
         return data
 

@@ -10,6 +10,7 @@ import contextlib
 from collections.abc import Sequence
 
 from hooks.core import git
+from hooks.core import git_index
 from hooks.core import schemas
 from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
@@ -45,7 +46,7 @@ class NotedReceipts:
         for commit in unnoted:
             # a bare repository cannot build one: the full tree was still asked for
             with contextlib.suppress(git.GitError):
-                trees[commit].append(git.tree_without(commit, self.own.paths, self.root,
+                trees[commit].append(git_index.tree_without(commit, self.own.paths, self.root,
                                                       self.own.and_ignored(self.ignore)))
         more = {t[1] for t in trees.values() if len(t) > 1} - set(self.found)
         if more:

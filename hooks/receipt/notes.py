@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from collections.abc import Sequence
 
 from hooks.core import git
+from hooks.core import git_notes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -104,14 +105,14 @@ def add(receipt: dict[str, Any], tree: str, cwd: str | None = None) -> bool:
     with _locked(cwd):
         # the first receipt of a repository in one process instead of two; when notes exist,
         # reading first is likelier to be right (the same tree run again); either way is exact
-        if not git.loose_ref_exists(NOTES_REF, cwd) and git.note_add_new(
+        if not git_notes.loose_ref_exists(NOTES_REF, cwd) and git_notes.note_add_new(
                 NOTES_NAME, tree, encode(union([receipt])), cwd=cwd):
             return True
-        existing = parse(git.note_show(NOTES_NAME, tree, cwd=cwd))
+        existing = parse(git_notes.note_show(NOTES_NAME, tree, cwd=cwd))
         merged = union(existing, [receipt])
         if len(merged) == len(existing):
             return False
-        git.note_write(NOTES_NAME, tree, encode(merged), cwd=cwd)
+        git_notes.note_write(NOTES_NAME, tree, encode(merged), cwd=cwd)
         return True
 
 
@@ -121,7 +122,7 @@ def receipts_for(trees: Iterable[str], notes_revs: Sequence[str] = (NOTES_REF,),
     wanted = set(trees)
     where: list[tuple[str, str]] = []
     for rev in notes_revs:
-        index = git.notes_index(rev, cwd=cwd)
+        index = git_notes.notes_index(rev, cwd=cwd)
         where += [(tree, index[tree]) for tree in wanted if tree in index]
     contents = git.objects((blob for _tree, blob in where), cwd=cwd)
     found: dict[str, list[dict[str, Any]]] = {}
@@ -132,11 +133,11 @@ def receipts_for(trees: Iterable[str], notes_revs: Sequence[str] = (NOTES_REF,),
 
 def merge_from(other: str, cwd: str | None = None) -> int:
     """Merge the notes commit OTHER into ours without losing a receipt; the trees rewritten."""
-    theirs = git.notes_index(other, cwd=cwd)
+    theirs = git_notes.notes_index(other, cwd=cwd)
     if not theirs:
         return 0
-    git.notes_merge_ours(NOTES_NAME, other, cwd=cwd)
-    ours = git.notes_index(NOTES_REF, cwd=cwd)
+    git_notes.notes_merge_ours(NOTES_NAME, other, cwd=cwd)
+    ours = git_notes.notes_index(NOTES_REF, cwd=cwd)
     differing = [t for t, blob in theirs.items() if ours.get(t) not in (None, blob)]
     contents = git.objects([*(theirs[t] for t in differing), *(ours[t] for t in differing)],
                            cwd=cwd)
@@ -145,7 +146,7 @@ def merge_from(other: str, cwd: str | None = None) -> int:
         mine = parse(contents.get(ours[tree]))
         merged = union(mine, parse(contents.get(theirs[tree])))
         if len(merged) != len(mine):
-            git.note_write(NOTES_NAME, tree, encode(merged), cwd=cwd)
+            git_notes.note_write(NOTES_NAME, tree, encode(merged), cwd=cwd)
             rewritten += 1
     return rewritten
 
@@ -154,7 +155,7 @@ def fetch(remote: str, cwd: str | None = None) -> bool:
     """Bring REMOTE's receipts notes and merge them into ours; False when it has none. A
     one-line error, nothing merged, when theirs is not a notes commit (a blob, a tree)."""
     with _locked(cwd):
-        if not git.fetch_ref(remote, NOTES_REF, FETCHED_REF, cwd=cwd):
+        if not git_notes.fetch_ref(remote, NOTES_REF, FETCHED_REF, cwd=cwd):
             return False
         try:
             if git.resolve_commit(FETCHED_REF, cwd=cwd) is None:
@@ -165,7 +166,7 @@ def fetch(remote: str, cwd: str | None = None) -> bool:
                                    f"such a push): ask its admin to restore the ref")
             merge_from(FETCHED_REF, cwd=cwd)
         finally:
-            git.delete_ref(FETCHED_REF, cwd=cwd)
+            git_notes.delete_ref(FETCHED_REF, cwd=cwd)
     return True
 
 
@@ -180,11 +181,11 @@ def publish(remote: str, cwd: str | None = None) -> None:
         raise git.GitError(f"no receipts to publish: {NOTES_REF} does not exist here or on "
                            f"{remote}; 'receipt run' writes them")
     try:
-        git.push_ref(remote, NOTES_REF, cwd=cwd)
+        git_notes.push_ref(remote, NOTES_REF, cwd=cwd)
     except git.GitError:
         fetch(remote, cwd=cwd)
         try:
-            git.push_ref(remote, NOTES_REF, cwd=cwd)
+            git_notes.push_ref(remote, NOTES_REF, cwd=cwd)
         except git.GitError as e:
             raise git.GitError(f"{remote} refused {NOTES_REF} after its notes were merged "
                                f"into ours: {_refusal(e)}") from None

@@ -15,6 +15,7 @@ import os
 import re
 
 from hooks.core import git
+from hooks.core import git_index
 from hooks.core.config import Config
 from hooks.core.output import warn
 from hooks.core.times import utc_now
@@ -37,7 +38,7 @@ def who(root: str | None = None) -> str:
 
 
 def policy_tree(commit: str, root: str, policy: Config) -> str:
-    return git.tree_without(commit, [], root, policy.ignore)
+    return git_index.tree_without(commit, [], root, policy.ignore)
 
 
 MIN_REASON = 10

@@ -17,6 +17,7 @@ import json
 
 from hooks.core import config
 from hooks.core import git
+from hooks.core import git_index
 from hooks.core.config import Config
 from hooks.core.text import printable_path
 
@@ -103,7 +104,7 @@ def hidden_by_ignore(commit: str, globs: list[str], allowed: list[str], root: st
     if not globs or only_bookkeeping(globs, allowed):
         return []
     full = git.tree_of(commit, root)
-    without = git.tree_without(commit, [], root, globs)
+    without = git_index.tree_without(commit, [], root, globs)
     return [p for _s, p in git.tree_changes(without, full, root)
             if p not in allowed and not p.startswith(ARTIFACTS)]
 

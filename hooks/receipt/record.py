@@ -16,6 +16,7 @@ from typing import BinaryIO
 
 import hooks
 from hooks.core import git
+from hooks.core import git_index
 from hooks.core import process
 from hooks.core import schemas
 from hooks.core import snapshot
@@ -68,7 +69,7 @@ def run(
     head = git.head_commit(root)
     own = where.written
     left_out = own.and_ignored(ignore)
-    head_tree = (git.tree_without(head, own.paths, root, left_out) if head and left_out
+    head_tree = (git_index.tree_without(head, own.paths, root, left_out) if head and left_out
                  else git.tree_of(head, root) if head else git.empty_tree(root))
     before = snapshot.take(root, own.paths, left_out, expect=head_tree)
     judged = judged_argv({"argv": argv, **context}) or argv

@@ -11,6 +11,7 @@ makes it stale, and the message says that, not that files changed.
 from __future__ import annotations
 
 from hooks.core import git
+from hooks.core import git_index
 from hooks.core.text import printable_path
 from hooks.receipt.model import Written
 
@@ -46,7 +47,7 @@ def compare(commit: str, data: dict[str, Any], receipt: str, root: str,
         return TreeMatch(True)
     recorded = [str(g) for g in data.get("ignored") or []]
     own = _written(data, receipt)
-    comparable = git.tree_without(commit, own.paths, root, own.and_ignored(recorded))
+    comparable = git_index.tree_without(commit, own.paths, root, own.and_ignored(recorded))
     if comparable != tested:
         why = describe(commit, comparable, data, own, recorded, root)
         if config_path and git.paths_in_commit(commit, [config_path], root) and \
@@ -55,8 +56,8 @@ def compare(commit: str, data: dict[str, Any], receipt: str, root: str,
         return TreeMatch(False, why)
     newly_counted = sorted(set(recorded) - set(ignore))
     if newly_counted:
-        counted_now = git.tree_without(commit, own.paths, root, own.and_ignored(ignore))
-        left_out_before = git.tree_without(commit, own.paths, root,
+        counted_now = git_index.tree_without(commit, own.paths, root, own.and_ignored(ignore))
+        left_out_before = git_index.tree_without(commit, own.paths, root,
                                            own.and_ignored([*recorded, *ignore]))
         if counted_now != left_out_before:
             paths = [p for _s, p in git.tree_changes(left_out_before, counted_now, root)]
@@ -90,7 +91,7 @@ def describe(commit: str, comparable: str, data: dict[str, Any], own: Written,
     head = data.get("git_head")
     dirty = " and uncommitted changes" if data.get("git_dirty") else ""
     if isinstance(head, str) and git.has_object(head, root):
-        base = git.tree_without(head, own.paths, root, own.and_ignored(recorded))
+        base = git_index.tree_without(head, own.paths, root, own.and_ignored(recorded))
         if base == comparable:
             return (f"{label} has the tree of the commit the run started from, "
                     f"{git.short(head)}, but the run also tested uncommitted changes (tree "

@@ -12,6 +12,7 @@ import os
 from collections.abc import Sequence
 
 from hooks.core import git
+from hooks.core import git_notes
 from hooks.core.output import Finding
 from hooks.receipt.check import CheckResult
 
@@ -80,7 +81,7 @@ def refuse_notes_update(old: str, new: str, notes_ref: str, root: str) -> None:
     except git.GitError:
         raise UserError(refused.format(f"rewrite (not a fast-forward of {git.short(old)})")
                         ) from None
-    dropped = set(git.notes_index(old, cwd=root)) - set(git.notes_index(new, cwd=root))
+    dropped = set(git_notes.notes_index(old, cwd=root)) - set(git_notes.notes_index(new, cwd=root))
     if dropped:
         more = ", ..." if len(dropped) > 1 else ""
         raise UserError(refused.format(f"remove {len(dropped)} note(s) (on "

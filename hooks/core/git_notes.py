@@ -1,0 +1,107 @@
+"""git for receipts that travel: notes refs read and written, and refs moved to and from
+remotes. Part of the git access (see ``git``): every process here is a git command line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from hooks.core import git
+
+
+def remote_refs(url: str, *refs: str, timeout: float = 15.0) -> dict[str, str] | None:
+    """{ref: commit} of REFS at the remote URL (tags peeled); None when it cannot be reached."""
+    try:
+        proc = subprocess.run(("git", "ls-remote", "--", url, *refs), capture_output=True,
+                              check=False, timeout=timeout,
+                              env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if proc.returncode != 0:
+        return None
+    found: dict[str, str] = {}
+    for line in proc.stdout.decode("utf-8", "replace").splitlines():
+        sha, _, ref = line.partition("\t")
+        peeled = ref.endswith("^{}")
+        ref = ref[:-3] if peeled else ref
+        if peeled or ref not in found:  # an annotated tag: the commit, not the tag object
+            found[ref] = sha
+    return found
+
+
+def notes_index(notes_rev: str, cwd: str | None = None) -> dict[str, str]:
+    """Annotated object id -> note blob id for the notes commit NOTES_REV, in one process.
+
+    Reads the notes tree itself (``ls-tree``), so it works for a ref or for a commit id that
+    no ref names yet (a pre-receive hook sees the pushed notes only as an id). Fan-out
+    directories (``ab/cdef...``) are joined back into the object id. {} when NOTES_REV is absent.
+    """
+    if git.resolve_commit(notes_rev, cwd=cwd) is None:
+        return {}
+    out = git.run("ls-tree", "-r", "-z", "--full-tree", f"{notes_rev}^{{tree}}", cwd=cwd)
+    index: dict[str, str] = {}
+    for entry in out.split(b"\0"):
+        meta, _tab, path = entry.partition(b"\t")
+        fields = meta.split()
+        if len(fields) == 3 and fields[1] == b"blob":
+            index[path.replace(b"/", b"").decode("ascii", "replace")] = fields[2].decode()
+    return index
+
+
+def note_show(notes_ref: str, object_id: str, cwd: str | None = None) -> bytes | None:
+    """The note on OBJECT_ID under NOTES_REF (``git notes show``), None when there is none."""
+    proc = subprocess.run(("git", "notes", "--ref", notes_ref, "show", object_id), cwd=cwd,
+                          env=git.git_env(), capture_output=True, check=False)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def note_write(notes_ref: str, object_id: str, content: bytes, cwd: str | None = None) -> None:
+    """Replace the note on OBJECT_ID (``git notes add -f -F -``): one commit on NOTES_REF."""
+    git.run("notes", "--ref", notes_ref, "add", "-f", "-F", "-", object_id, cwd=cwd, stdin=content)
+
+
+def note_add_new(notes_ref: str, object_id: str, content: bytes,
+                 cwd: str | None = None) -> bool:
+    """Add a note to OBJECT_ID if it has none (``git notes add`` without ``-f``): True when
+    written; False when it was not (a note exists, or git failed: the caller reads the note and
+    writes with ``note_write``, which reports a real failure)."""
+    proc = subprocess.run(("git", "notes", "--ref", notes_ref, "add", "-F", "-", object_id),
+                          cwd=cwd, env=git.git_env(), input=content, capture_output=True,
+                          check=False)
+    return proc.returncode == 0
+
+
+def loose_ref_exists(ref: str, cwd: str | None = None) -> bool:
+    """REF is a file in the shared git dir: a hint only (a packed or reftable ref is not), for
+    choosing which of two equally correct ways is likelier to take one process."""
+    return os.path.isfile(os.path.join(git.repo_paths(cwd).common_dir, *ref.split("/")))
+
+
+def notes_merge_ours(notes_ref: str, other: str, cwd: str | None = None) -> None:
+    """Merge the notes commit OTHER into NOTES_REF, keeping ours where both changed a note.
+
+    The caller then rewrites those notes with the union: this merge gives the history (so a
+    push after it is a fast-forward), the union gives the content.
+    """
+    if git.resolve_commit(f"refs/notes/{notes_ref}", cwd=cwd) is None:
+        git.run("update-ref", f"refs/notes/{notes_ref}", other, cwd=cwd)
+        return
+    git.run("notes", "--ref", notes_ref, "merge", "--quiet", "-s", "ours", other, cwd=cwd)
+
+
+def fetch_ref(remote: str, source: str, dest: str, cwd: str | None = None) -> bool:
+    """Fetch SOURCE from REMOTE into DEST (forced); False when the remote has no SOURCE."""
+    if not git.text("ls-remote", "--", remote, source, cwd=cwd):
+        return False
+    git.run("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote, f"+{source}:{dest}",
+        cwd=cwd)
+    return True
+
+
+def push_ref(remote: str, ref: str, cwd: str | None = None) -> None:
+    """Push REF to the same name on REMOTE, never through this repository's pre-push hook."""
+    git.run("push", "--quiet", "--no-verify", remote, f"{ref}:{ref}", cwd=cwd)
+
+
+def delete_ref(ref: str, cwd: str | None = None) -> None:
+    git.run("update-ref", "-d", ref, cwd=cwd)
