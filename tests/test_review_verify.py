@@ -14,6 +14,7 @@ from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import Result
 from conftest import git
+from conftest import receipt_main
 
 PY = sys.executable
 NOTES = "refs/notes/receipts"
@@ -84,13 +85,13 @@ def test_the_server_does_not_honour_an_override_the_pushed_commit_wrote(repo: Re
 def test_ci_range_refuses_a_self_written_override_and_names_it(repo: Repo) -> None:
     _remote, base = project(repo)
     head = overridden_untested_commit(repo)
-    refused = repo.run("receipt", "verify", "--range", f"{base}..HEAD")
+    refused = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD")
     assert refused.code == 2, refused.both
     assert refused.out.startswith(f"{head[:7]}: no receipt from '{PY} t.py' in {NOTES}")
     assert refused.err == (f"receipt verify: {head[:7]}: an override by test@example.invalid "
                            f"because {REASON} ") + refused.err.split(f"because {REASON} ")[1]
     assert "is not honoured" in refused.err
-    allowed = repo.run("receipt", "verify", "--range", f"{base}..HEAD", "--allow-overrides")
+    allowed = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD", "--allow-overrides")
     assert allowed.code == 0, allowed.both
     assert allowed.out.splitlines() == [
         f"receipt verify: 0 commit(s) vouched for by {NOTES}, 1 let through by an override "
@@ -98,7 +99,7 @@ def test_ci_range_refuses_a_self_written_override_and_names_it(repo: Repo) -> No
         f"receipt verify: {head[:7]}: overridden by test@example.invalid because {REASON} "
         + allowed.out.splitlines()[1].split(f"because {REASON} ")[1]]
     # check-receipt's local behaviour is unchanged: the committed override lets it through
-    local = repo.run("receipt", "check")
+    local = receipt_main(repo.path, "check")
     assert local.code == 0 and f"{head[:7]}: overridden by test@example.invalid" in local.both
 
 
@@ -170,7 +171,7 @@ def test_verify_head_without_a_trusted_policy_refuses_in_one_line(repo: Repo) ->
     repo.commit("base")
     assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
     for how in ((), ("--head",), ("--rev", "HEAD"), ("--range", "..HEAD")):
-        refused = repo.run("receipt", "verify", *how)
+        refused = receipt_main(repo.path, "verify", *how)
         assert refused.code == 1 and refused.out == "", (how, refused.both)
         assert refused.err == (
             "receipt verify: no policy to judge by: refs/remotes/origin/HEAD does not exist "
@@ -182,7 +183,7 @@ def test_verify_head_without_a_trusted_policy_refuses_in_one_line(repo: Repo) ->
 def test_verify_refuses_when_the_remotes_default_branch_is_the_judged_commit(repo: Repo) -> None:
     project(repo)
     repo.git("remote", "set-head", "origin", "main")  # origin/HEAD -> origin/main == HEAD
-    refused = repo.run("receipt", "verify", "--head")
+    refused = receipt_main(repo.path, "verify", "--head")
     assert refused.code == 1, refused.both
     head = repo.git("rev-parse", "--short=7", "HEAD")
     assert refused.err.startswith(f"receipt verify: no policy to judge by: "
