@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 
 from hooks.core import git
-from hooks.core.cmdline import quoted
 from hooks.core.config import NO_CONFIG
 from hooks.core.config import Config
 from hooks.core.output import Finding
 from hooks.receipt import model
+from hooks.receipt.judge import Judge
 from hooks.receipt.load import LoadedReceipt
 from hooks.receipt.load import load
 from hooks.receipt.noted import NotedReceipts
@@ -24,7 +24,6 @@ from hooks.receipt.policy import hidden_by_ignore
 from hooks.receipt.policy import hidden_message
 from hooks.receipt.tamper import Tamper
 from hooks.receipt.verdict import Policy
-from hooks.receipt.verdict import evaluate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +32,6 @@ if TYPE_CHECKING:
 
     from hooks.core.git import RepoPaths
     from hooks.receipt.signing import Signers
-    from hooks.receipt.suite import Need
 
 
 class CheckResult:
@@ -186,7 +184,7 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
         return CheckResult(commits, findings, shown, None)
     loaded = load(receipt_path, shown, memo) if files else LoadedReceipt()
     result = CheckResult(commits, findings, shown, loaded if files else None)
-    judge = _Judge(root, receipt_path, memo, policy, policy_file, result)
+    judge = Judge(root, receipt_path, memo, policy, policy_file, result)
     judge.files = files
     judge.tamper = Tamper(root, shown, require_log, memo) if files else None
     judge.signers = signers
@@ -215,136 +213,8 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     return result
 
 
-class _Judge:
-    """Every finding for one commit: the last-run receipt, or each receipt the policy needs."""
-
-    def __init__(self, root: str, receipt_path: str, memo: str, policy: Policy,
-                 policy_file: Config, result: CheckResult) -> None:
-        self.root = root
-        self.receipt_path = receipt_path
-        self.memo = memo
-        self.policy = policy
-        self.policy_file = policy_file
-        self.result = result
-
-    files = True
-    tamper: Tamper | None = None
-    signers: Signers | None = None
-    noted: NotedReceipts
-
-    def commit(self, commit: str, loaded: LoadedReceipt) -> list[Finding]:
-        if not (self.policy_file.test_commands or self.policy_file.routes):
-            from_files = self.receipt(commit, loaded, self.result.shown) if self.files else []
-            return self.from_notes(commit, None, from_files)
-        from hooks.receipt import suite
-
-        found: list[Finding] = []
-        for need in suite.needs(self.policy_file, commit, self.root):
-            from_files = self.need(commit, need, loaded) if self.files else []
-            said = {f.message for f in found}  # a malformed file is one finding, not one a need
-            found += [f for f in self.from_notes(commit, need.command, from_files)
-                      if f.message not in said]
-        return found
-
-    def from_notes(self, commit: str, command: str | None,
-                   from_files: list[Finding]) -> list[Finding]:
-        """[] when a note receipt (from COMMAND, when the policy names one) vouches for COMMIT;
-        else the files' findings, or the closest note receipt's, or "no receipt"."""
-        if self.files and not from_files:
-            return []
-        if any(f.code == model.INVALID for f in from_files):
-            return from_files  # a malformed or tampered receipt is refused, whatever else vouches
-        closest: list[Finding] = []
-        for data, shown in self.noted.candidates(commit, command):
-            found = self.receipt(commit, self.noted.load(data, shown, self.memo), shown,
-                                 narrowing_ok=command is not None)
-            if not found:
-                return []
-            closest = closest or found
-        if from_files and (not closest or from_files[0].kind != "missing"):
-            return from_files
-        return closest or [self.noted.missing(commit, command)]
-
-    def need(self, commit: str, need: Need, loaded: LoadedReceipt) -> list[Finding]:
-        from hooks.core.cmdline import rerun_command
-        from hooks.receipt import keyed
-
-        argv = keyed.configured_argv(need.command)
-        run = "receipt run" if need.route is None else rerun_command(argv)
-        if any(f.code == model.INVALID for f in loaded.findings):
-            # malformed: refused whatever else vouches, as a malformed keyed file or note is
-            return self.receipt(commit, loaded, self.result.shown, rerun=run)
-        recorded = keyed.judged_argv(loaded.data) if loaded.data is not None else None
-        last_run_is_it = recorded is not None and keyed.same_command(recorded, need.command)
-        if last_run_is_it:
-            return self.receipt(commit, loaded, self.result.shown, narrowing_ok=True)
-        wrong = [] if loaded.data is None else [Finding(
-            f"wrong trial: {git.short(commit)}: the receipt ran "
-            f"{quoted(keyed.described(loaded.data))}, "
-            f"{need.why()}: run {quoted(run)}, then push again", model.OFF_POLICY, "wrong-trial",
-            commit=commit)]
-        path = keyed.keyed_path(self.receipt_path, argv)
-        if os.path.isfile(path):  # an earlier run of the command: it may still vouch
-            shown = model.repo_relative(self.root, path)
-            found = self.receipt(commit, load(path, shown, self.memo), shown, narrowing_ok=True)
-            return found + wrong if found else []
-        return wrong or self.receipt(commit, loaded, self.result.shown, rerun=run)
-
-    def receipt(self, commit: str, loaded: LoadedReceipt, shown: str,
-                narrowing_ok: bool = False, rerun: str | None = None) -> list[Finding]:
-        from hooks.core.cmdline import rerun_command
-        from hooks.receipt.staleness import compare
-
-        label = git.short(commit)
-        if loaded.data is None or loaded.findings:
-            # no receipt to read the command from: the policy's command (RERUN) is the fix
-            unknown = rerun_command(None)
-            return [Finding(f"{label}: {f.message.replace(unknown, rerun or unknown)}", f.code,
-                            f.kind, commit=commit) for f in loaded.findings]
-        misnamed = _misnamed_log(commit, loaded.data, shown, self.root)
-        if misnamed:
-            return [Finding(f"{label}: {misnamed}", model.INVALID, "invalid", commit=commit)]
-        match = compare(commit, loaded.data, shown, self.root, self.policy_file.ignore,
-                        self.policy_file.path)
-        policy = self.policy
-        if narrowing_ok and not policy.allow_narrowing:  # the configured command is the policy
-            policy = Policy(max_age_s=policy.max_age_s, require_command=policy.require_command,
-                            require_platform=policy.require_platform, allow_narrowing=True,
-                            require_tests=policy.require_tests)
-        found = evaluate(loaded.data, commit=commit, tree_match=match, shown_path=shown,
-                         policy=policy)
-        if self.tamper is not None:
-            found += self.tamper.findings(commit, loaded.data, shown)
-        if self.signers is not None:
-            found += self.signers.findings(commit, loaded.data, shown)
-        if not found:
-            self.result.commands.append(str(loaded.data.get("command")))
-            self.result.sources.append(shown)
-            self.result.vouching.setdefault(commit, []).append((loaded.data, shown))
-        return found
-
-
 def _hidden_by_ignore(commit: str, globs: list[str], allowed: list[str], root: str) -> list[str]:
     try:
         return hidden_by_ignore(commit, globs, allowed, root)
     except git.GitError:  # a bare repository builds no index: the notes check still runs
         return []
-
-
-def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) -> str | None:
-    """What is wrong when the receipt's ``output.log`` names a file committed in COMMIT that is
-    not that log. The comparison leaves the log out of the commit's tree (for those who commit
-    it, as the seed did); naming any other tracked file (src/app.py) would leave that out."""
-    output = data.get("output")
-    log = output.get("log") if isinstance(output, dict) else None
-    if not isinstance(log, str) or not isinstance(output, dict) or \
-            not git.paths_in_commit(commit, [log], cwd=root):
-        return None
-    import hashlib  # only here: the common check makes no digest
-
-    content = git.blob(f"{commit}:{log}") or b""
-    if hashlib.sha256(content).hexdigest() == output.get("sha256"):
-        return None
-    return (f"{receipt} is not a valid receipt: output.log names {log}, a file tracked in "
-            f"{git.short(commit)} that is not the log it describes (its sha256 differs): run "
-            f"{quoted(model.rerun_hint(data))}")
