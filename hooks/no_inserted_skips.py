@@ -99,7 +99,7 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
         write(f"{prog}: wrote {args.baseline} with {len(results)} existing finding(s); "
               f"commit it so --all-files runs report only new ones\n")
         return 0
-    found = change.detect(args.from_ref, args.to_ref)
+    found = change.detect(args.from_ref, args.to_ref, lines=True)
     if found.is_empty:
         return whole_file_mode(args, prog, off)
     only = set(args.filenames) if args.filenames else None

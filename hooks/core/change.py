@@ -20,6 +20,7 @@ import os
 
 from hooks.core import git
 from hooks.core.diff import FileDiff
+from hooks.core.diff import parse_diff
 from hooks.core.errors import UserError
 
 PRE_PUSH_VARIABLES = ("PRE_COMMIT_REMOTE_NAME", "PRE_COMMIT_REMOTE_URL", "PRE_COMMIT_LOCAL_BRANCH")
@@ -30,18 +31,34 @@ class Change:
 
     ``base`` is the commit the change is measured from: for a range, the merge base of its
     ends (what ``A...B`` diffs against); ``git.empty_tree()`` when the whole history is new.
+    Given the raw diff (DIFF_OUTPUT), the paths are read only if someone asks for them: a
+    hook that reads the lines starts one git process, not two.
     """
 
-    __slots__ = ("_diffs", "_old_rev", "base", "paths", "published", "target")
+    __slots__ = ("_diffs", "_old_rev", "_paths", "_touches", "base", "published", "target")
 
-    def __init__(self, base: str | None, target: str | None, paths: list[str]) -> None:
+    def __init__(self, base: str | None, target: str | None, paths: list[str] | None = None,
+                 diff_output: bytes | None = None) -> None:
         self.base = base
         self.target = target
-        self.paths = paths
+        self._paths = paths
         # at pre-push, (name, commit) of what the remote already has of the pushed branch
         self.published: tuple[str, str] | None = None
         self._old_rev: str | None = None
         self._diffs: list[FileDiff] | None = None
+        # git prints a header for every path a change touches (a mode change, an empty new
+        # file, a pure rename too), so its raw diff is empty exactly when no path is touched
+        self._touches: bool | None = None
+        if diff_output is not None:
+            self._diffs = parse_diff(diff_output)
+            self._touches = bool(diff_output)
+
+    @property
+    def paths(self) -> list[str]:
+        """The paths the change touches; a rename lists its old and new path."""
+        if self._paths is None:
+            self._paths = git.changed_paths(self.base, self.target)
+        return self._paths
 
     @property
     def is_range(self) -> bool:
@@ -50,7 +67,11 @@ class Change:
     @property
     def is_empty(self) -> bool:
         """Nothing staged and no refs: the --all-files case."""
-        return not self.paths and not self.is_range
+        if self.is_range:
+            return False
+        if self._touches is not None:
+            return not self._touches
+        return not self.paths
 
     @property
     def old_rev(self) -> str:
@@ -135,7 +156,9 @@ def enter_root() -> None:
         os.chdir(root)
 
 
-def detect(from_ref: str | None, to_ref: str | None) -> Change:
+def detect(from_ref: str | None, to_ref: str | None, *, lines: bool = False) -> Change:
+    """The change to check. LINES: the caller reads the diff's lines (``Change.diffs``), so
+    read them now, in the one git process that also tells whether anything changed."""
     enter_root()
     base, target = resolve_refs(from_ref, to_ref)
     pushing = at_pre_push()
@@ -145,9 +168,14 @@ def detect(from_ref: str | None, to_ref: str | None) -> Change:
             head = _commit(os.environ.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD")
             return Change(head, head, [])
         base, target = found
+    if lines:
+        from hooks.core.diff import diff_output
+
+        result = Change(base, target, diff_output=diff_output(base, target))
+    else:
+        result = Change(base, target, git.changed_paths(base, target))
     if base is None or target is None:
-        return Change(None, None, git.changed_paths(None, None))
-    result = Change(base, target, git.changed_paths(base, target))
+        return result
     if pushing:
         result.published = remote_tracking()
     return result

@@ -64,9 +64,15 @@ def diff(base: str | None, target: str | None) -> list[FileDiff]:
 
     Zero context, renames detected (a rename adds no lines), no external diff or textconv.
     """
-    out = run("-c", "core.quotepath=on", "diff", "-U0", "-M", "--no-color", "--no-ext-diff",
-              "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", *diff_spec(base, target), "--")
-    return parse_diff(out)
+    return parse_diff(diff_output(base, target))
+
+
+def diff_output(base: str | None, target: str | None) -> bytes:
+    """git's raw -U0 diff of the change: empty exactly when the change touches nothing (a
+    mode change, an empty new file or a pure rename still prints its header lines)."""
+    return run("-c", "core.quotepath=on", "diff", "-U0", "-M", "--no-color", "--no-ext-diff",
+               "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", *diff_spec(base, target),
+               "--")
 
 
 def parse_diff(out: bytes) -> list[FileDiff]:
