@@ -14,7 +14,6 @@ Every problem is one line naming the file, the line and the key.
 
 from __future__ import annotations
 
-import json
 import os
 
 from hooks.core.errors import UserError
@@ -173,6 +172,8 @@ def _memo_path(memo_dir: str, name: str, raw: bytes) -> str:
 
 
 def _validated(raw: bytes, name: str, memo_dir: str | None) -> Config:
+    import json  # only a repository with a config pays for it: hooks run on every commit
+
     memo = _memo_path(memo_dir, name, raw) if memo_dir else None
     if memo:
         try:
