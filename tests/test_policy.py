@@ -11,6 +11,7 @@ from pathlib import Path
 from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import Result
+from conftest import check_receipt
 from conftest import git
 from conftest import precommit_config
 from conftest import receipt_check
@@ -156,6 +157,15 @@ def push(repo: Repo) -> Result:
     return repo.run("git", "push", "-q", "origin", "HEAD:main", timeout=600)
 
 
+def accepted_then_pushed(repo: Repo) -> None:
+    """A push between a test's first and last real ones: the hook's verdict in process (the
+    same range: what no remote-tracking ref has), then the remote moved without the hook."""
+    checked = check_receipt(repo.path)
+    assert checked.code == 0, checked.both
+    moved = repo.run("git", "push", "-q", "--no-verify", "origin", "HEAD:main")
+    assert moved.code == 0, moved.both
+
+
 def test_wrong_trial_refused_and_the_suite_accepted_however_pytest_is_started(
         repo: Repo, hook_repo: tuple[str, str]) -> None:
     pytest_project(repo, hook_repo, "test-command = 'pytest -q'")
@@ -168,11 +178,11 @@ def test_wrong_trial_refused_and_the_suite_accepted_however_pytest_is_started(
     assert "- exit code: 6" in refused.out
     narrowed = repo.run("receipt", "run", "--", "pytest", "-k", "total")
     assert narrowed.code == 0, narrowed.both
-    refused = push(repo)
+    refused = check_receipt(repo.path)
+    assert refused.code == 6
     assert "wrong trial" in refused.out and "ran 'pytest -k total'" in refused.out
     assert repo.run("receipt", "run", "--", PY, "-m", "pytest").code == 0
-    accepted = push(repo)
-    assert accepted.code == 0, accepted.both
+    accepted_then_pushed(repo)
     repo.commit("more", **{"test_more.py": "def test_more():\n    assert [1] == [1]\n"})
     assert repo.run("receipt", "run", "--", ".venv/bin/pytest", "-v", "--color=no").code == 0
     accepted = push(repo)
@@ -210,8 +220,7 @@ def test_a_route_refuses_a_push_touching_its_paths_without_its_commands_receipt(
             f"pay/fee.py (route '^pay/'), which needs a receipt from 'pytest pay': run "
             f"'receipt run -- pytest pay', then push again") in refused.out
     assert repo.run("receipt", "run", "--", "pytest", "pay").code == 0
-    accepted = push(repo)
-    assert accepted.code == 0, accepted.both
+    accepted_then_pushed(repo)
     repo.commit("cart only", **{"cart.py": "X = 1\n"})
     assert repo.run("receipt", "run").code == 0
     assert push(repo).code == 0, "a change outside pay/ needs only the suite"
@@ -229,10 +238,10 @@ def test_an_override_lets_the_push_through_and_is_said_every_time(
     assert {k: event[k] for k in ("event", "who", "what", "why", "tree", "commit")} == {
         "event": "override", "who": "test@example.invalid", "what": "check-receipt",
         "why": "INC-42 hotfix, suite runs after", "tree": tree, "commit": head}
-    unseen = push(repo)  # an override counts only once committed: it travels with the push
-    assert unseen.code == 1
+    unseen = check_receipt(repo.path)  # an override counts only once committed: it travels
+    assert unseen.code == 2                # with the push
     assert (f"check-receipt: {head[:7]}: the override in assumption-ledger.jsonl is not "
-            f"committed in {head[:7]}, so it does not count") in unseen.out
+            f"committed in {head[:7]}, so it does not count") in unseen.err
     head = repo.commit("override INC-42", "assumption-ledger.jsonl")
     said = (f"check-receipt: {head[:7]}: overridden by test@example.invalid because INC-42 "
             f"hotfix, suite runs after")

@@ -4,6 +4,9 @@ never the (empty) index, so a --no-verify commit is still seen; through the real
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 from conftest import Repo
 from conftest import Result
@@ -21,6 +24,49 @@ def project(repo: Repo, hook_repo: tuple[str, str]) -> None:
     repo.git("commit", "-q", "-m", "project")
     installed = repo.run("pre-commit", "install", "--hook-type", "pre-push")
     assert installed.code == 0, installed.both
+
+
+def template(base: Path, hook_repo: tuple[str, str], *, pushed: bool) -> Path:
+    """The project with the pre-push hook installed and a bare remote: empty, or (PUSHED) with
+    main pushed through the installed hook. Built once per module, copied for each test."""
+    repo = Repo(base / "repo")
+    repo.write(".gitignore", "artifacts/\n__pycache__/\n")
+    project(repo, hook_repo)
+    repo.add_remote()
+    if pushed:  # the real first push: test_a_clean_first_push_... pushes one itself
+        first = repo.run("git", "push", "-q", "origin", "main")
+        assert first.code == 0, first.both
+    return base
+
+
+def copied(template: Path, tmp_path: Path) -> Repo:
+    """A copy of TEMPLATE's repository and bare remote, the remote's URL pointed at the copy."""
+    shutil.copytree(template, tmp_path, symlinks=True, dirs_exist_ok=True)
+    repo = Repo(tmp_path / "repo", init=False)
+    repo.git("remote", "set-url", "origin", str(tmp_path / "repo-remote.git"))
+    return repo
+
+
+@pytest.fixture(scope="module")
+def empty_template(tmp_path_factory: pytest.TempPathFactory,
+                   hook_repo: tuple[str, str]) -> Path:
+    return template(tmp_path_factory.mktemp("empty"), hook_repo, pushed=False)
+
+
+@pytest.fixture(scope="module")
+def published_template(tmp_path_factory: pytest.TempPathFactory,
+                       hook_repo: tuple[str, str]) -> Path:
+    return template(tmp_path_factory.mktemp("published"), hook_repo, pushed=True)
+
+
+@pytest.fixture
+def empty(empty_template: Path, tmp_path: Path) -> Repo:
+    return copied(empty_template, tmp_path)
+
+
+@pytest.fixture
+def published(published_template: Path, tmp_path: Path) -> Repo:
+    return copied(published_template, tmp_path)
 
 
 def commit_no_verify(repo: Repo, name: str, content: str) -> None:
@@ -42,12 +88,10 @@ def assert_refused(push: Result, hook: str, message: str) -> None:
 
 
 @pytest.mark.parametrize(("name", "content", "hook", "message"), BAD_CHANGES)
-def test_push_by_url_scans_what_no_remote_has(repo: Repo, hook_repo: tuple[str, str],
-                                              name: str, content: str, hook: str,
-                                              message: str) -> None:
-    project(repo, hook_repo)
-    remote = repo.add_remote()
-    assert repo.run("git", "push", "-q", "origin", "main").code == 0
+def test_push_by_url_scans_what_no_remote_has(published: Repo, name: str, content: str,
+                                              hook: str, message: str) -> None:
+    repo = published
+    remote = repo.path.parent / "repo-remote.git"
     repo.git("checkout", "-q", "-b", "feat")
     commit_no_verify(repo, name, content)
     push = repo.run("git", "push", str(remote), "feat")
@@ -61,31 +105,24 @@ def test_push_by_url_scans_what_no_remote_has(repo: Repo, hook_repo: tuple[str, 
 
 @pytest.mark.parametrize(("name", "content", "hook", "message"), BAD_CHANGES)
 def test_first_push_to_an_empty_remote_scans_the_whole_history(
-        repo: Repo, hook_repo: tuple[str, str], name: str, content: str, hook: str,
-        message: str) -> None:
-    project(repo, hook_repo)
-    repo.add_remote()
+        empty: Repo, name: str, content: str, hook: str, message: str) -> None:
+    repo = empty
     commit_no_verify(repo, name, content)
     assert_refused(repo.run("git", "push", "origin", "main"), hook, message)
 
 
 @pytest.mark.parametrize(("name", "content", "hook", "message"), BAD_CHANGES)
-def test_orphan_branch_push_scans_its_whole_history(repo: Repo, hook_repo: tuple[str, str],
-                                                    name: str, content: str, hook: str,
-                                                    message: str) -> None:
-    project(repo, hook_repo)
-    repo.add_remote()
-    assert repo.run("git", "push", "-q", "origin", "main").code == 0
+def test_orphan_branch_push_scans_its_whole_history(published: Repo, name: str, content: str,
+                                                    hook: str, message: str) -> None:
+    repo = published
     repo.git("checkout", "-q", "--orphan", "fresh")
     repo.git("rm", "-rq", "--cached", "README.md")
     commit_no_verify(repo, name, content)
     assert_refused(repo.run("git", "push", "origin", "fresh"), hook, message)
 
 
-def test_a_clean_first_push_and_orphan_push_go_through(repo: Repo,
-                                                       hook_repo: tuple[str, str]) -> None:
-    project(repo, hook_repo)
-    repo.add_remote()
+def test_a_clean_first_push_and_orphan_push_go_through(empty: Repo) -> None:
+    repo = empty
     first = repo.run("git", "push", "origin", "main")
     assert first.code == 0, first.both
     repo.git("checkout", "-q", "--orphan", "fresh")

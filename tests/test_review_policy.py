@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from pathlib import Path
 
+import pytest
 from conftest import FAILING_TEST
 from conftest import PASSING_TEST
 from conftest import Repo
@@ -40,6 +42,24 @@ def push(repo: Repo, *refs: str) -> Result:
     return repo.run("git", "push", "-q", "origin", *(refs or ("HEAD:main",)))
 
 
+@pytest.fixture(scope="module")
+def published_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """project() with the suite's config, built once per module and copied for each test."""
+    repo = Repo(tmp_path_factory.mktemp("published") / "repo")
+    repo.write(".gitignore", "artifacts/\n__pycache__/\n")
+    project(repo)
+    return repo.path.parent
+
+
+@pytest.fixture
+def published(published_template: Path, tmp_path: Path) -> Repo:
+    """A copy of the template's repository and bare remote, the remote's URL pointed at the copy."""
+    shutil.copytree(published_template, tmp_path, symlinks=True, dirs_exist_ok=True)
+    repo = Repo(tmp_path / "repo", init=False)
+    repo.git("remote", "set-url", "origin", str(tmp_path / "repo-remote.git"))
+    return repo
+
+
 def test_an_ignored_uncommitted_config_does_not_judge_the_push(repo: Repo) -> None:
     project(repo, config=None)
     (repo.path / ".git/info").mkdir(exist_ok=True)
@@ -60,8 +80,8 @@ def test_an_ignored_uncommitted_config_does_not_judge_the_push(repo: Repo) -> No
         in refused.out
 
 
-def test_a_branch_pushed_from_another_checkout_is_judged_by_its_own_config(repo: Repo) -> None:
-    project(repo)
+def test_a_branch_pushed_from_another_checkout_is_judged_by_its_own_config(published: Repo) -> None:
+    repo = published
     repo.git("checkout", "-q", "-b", "weak")
     repo.commit("weak", **{".receipt-hooks.toml": "test-command = 'true'\n"})
     repo.git("checkout", "-q", "main")
@@ -76,8 +96,8 @@ def test_a_branch_pushed_from_another_checkout_is_judged_by_its_own_config(repo:
     assert "differs from the policy committed in" in refused.err
 
 
-def test_a_push_that_changes_its_own_policy_says_so_every_time(repo: Repo) -> None:
-    base = project(repo)
+def test_a_push_that_changes_its_own_policy_says_so_every_time(published: Repo) -> None:
+    repo, base = published, published.git("rev-parse", "HEAD")
     narrowed = repo.commit("narrow", **{".receipt-hooks.toml": f"test-command = '{PY} u.py'\n",
                                         "u.py": PASSING_TEST})
     assert repo.run("receipt", "run", "--", PY, "u.py").code == 0
@@ -100,8 +120,8 @@ def test_a_push_that_changes_its_own_policy_says_so_every_time(repo: Repo) -> No
     assert "change the policy" not in push(repo).err, quiet
 
 
-def test_an_ignore_that_hides_source_is_refused_and_bookkeeping_is_not(repo: Repo) -> None:
-    project(repo)
+def test_an_ignore_that_hides_source_is_refused_and_bookkeeping_is_not(published: Repo) -> None:
+    repo = published
     repo.write("src/calc.py", "def add(a, b):\n    return a + b\n")
     hides = repo.commit("bookkeeping?", **{".receipt-hooks.toml":
                                            SUITE + "ignore = ['src/**', 'artifacts/**']\n"})
@@ -123,8 +143,9 @@ def test_an_ignore_that_hides_source_is_refused_and_bookkeeping_is_not(repo: Rep
     assert f"check-receipt: {later[:7]}: {RECEIPT} vouches for this tree" in accepted.out
 
 
-def test_verify_takes_the_policy_from_the_range_base_not_the_pushed_commits(repo: Repo) -> None:
-    base = project(repo)
+def test_verify_takes_the_policy_from_the_range_base_not_the_pushed_commits(
+        published: Repo) -> None:
+    repo, base = published, published.git("rev-parse", "HEAD")
     repo.commit("narrow", **{".receipt-hooks.toml": f"test-command = '{PY} u.py'\n",
                              "u.py": PASSING_TEST})
     assert repo.run("receipt", "run", "--", PY, "u.py").code == 0  # a note for the new suite
@@ -138,8 +159,8 @@ def test_verify_takes_the_policy_from_the_range_base_not_the_pushed_commits(repo
     assert bad.err == "receipt: --policy-from nosuch: nosuch names no commit here\n"
 
 
-def test_replace_refs_do_not_change_the_tree_judged(repo: Repo) -> None:
-    project(repo)
+def test_replace_refs_do_not_change_the_tree_judged(published: Repo) -> None:
+    repo = published
     good = repo.commit("good", **{"g.txt": "good\n"})
     repo.git("reset", "-q", "--hard", "HEAD~1")
     bad = repo.commit("bad", **{"g.txt": "good\n", "t.py": FAILING_TEST})
@@ -151,8 +172,8 @@ def test_replace_refs_do_not_change_the_tree_judged(repo: Repo) -> None:
     assert f"stale: {bad[:7]} differs from the tested tree in 1 path: M t.py" in refused.out
 
 
-def test_a_clean_filter_from_outside_gitattributes_is_refused(repo: Repo) -> None:
-    project(repo)
+def test_a_clean_filter_from_outside_gitattributes_is_refused(published: Repo) -> None:
+    repo = published
     (repo.path / ".git/info").mkdir(exist_ok=True)
     (repo.path / ".git/info/attributes").write_text("t.py filter=evil\n")
     repo.git("config", "filter.evil.clean", "sed s/exit.0./exit(1)/")
@@ -166,8 +187,8 @@ def test_a_clean_filter_from_outside_gitattributes_is_refused(repo: Repo) -> Non
     assert "not from the repository's .gitattributes" in run.err and run.err.count("\n") == 1
 
 
-def test_a_filter_the_repository_commits_is_accepted(repo: Repo) -> None:
-    project(repo)
+def test_a_filter_the_repository_commits_is_accepted(published: Repo) -> None:
+    repo = published
     (repo.path / ".git/info").mkdir(exist_ok=True)
     (repo.path / ".git/info/attributes").write_text("*.md text\n")
     repo.git("config", "filter.upper.clean", "cat")
@@ -178,8 +199,8 @@ def test_a_filter_the_repository_commits_is_accepted(repo: Repo) -> None:
     assert receipt_check(repo.path).out.startswith(f"check-receipt: {head[:7]}: ")
 
 
-def test_an_override_counts_only_when_committed_and_needs_a_reason(repo: Repo) -> None:
-    project(repo)
+def test_an_override_counts_only_when_committed_and_needs_a_reason(published: Repo) -> None:
+    repo = published
     broken = repo.commit("broken", **{"t.py": FAILING_TEST})
     for reason in ("x", "INC-1 x", "1234567890", "two\nlines of reason"):
         said = repo.run("receipt", "override", "--reason", reason)
@@ -199,8 +220,8 @@ def test_an_override_counts_only_when_committed_and_needs_a_reason(repo: Repo) -
     assert published["why"] == "INC-1 hotfix" and published["commit"] == broken
 
 
-def test_a_no_op_push_and_a_deletion_say_nothing_was_checked(repo: Repo) -> None:
-    project(repo)
+def test_a_no_op_push_and_a_deletion_say_nothing_was_checked(published: Repo) -> None:
+    repo = published
     repo.git("branch", "feat")
     assert push(repo, "feat").code == 0
     for refs in (("HEAD:main",), (":feat",)):
@@ -210,8 +231,8 @@ def test_a_no_op_push_and_a_deletion_say_nothing_was_checked(repo: Repo) -> None
         assert "vouches" not in pushed.out
 
 
-def test_the_missing_hint_names_receipt_run_when_the_suite_is_configured(repo: Repo) -> None:
-    project(repo)
+def test_the_missing_hint_names_receipt_run_when_the_suite_is_configured(published: Repo) -> None:
+    repo = published
     head = repo.commit("more", **{"b.txt": "b\n"})
     shutil.rmtree(repo.path / "artifacts")
     result = receipt_check(repo.path)
@@ -220,8 +241,8 @@ def test_the_missing_hint_names_receipt_run_when_the_suite_is_configured(repo: R
                           f"again\n")
 
 
-def test_usage_errors_go_to_stderr_and_odd_names_stay_on_one_line(repo: Repo) -> None:
-    project(repo)
+def test_usage_errors_go_to_stderr_and_odd_names_stay_on_one_line(published: Repo) -> None:
+    repo = published
     unknown = repo.run("receipt", "check", "--rev", "nosuchrev")
     assert unknown.code == 1 and unknown.out == ""
     assert unknown.err == "nosuchrev: nothing to check: it names no commit\n"

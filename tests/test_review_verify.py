@@ -10,6 +10,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import Result
@@ -51,6 +52,29 @@ def push(repo: Repo, *refs: str) -> Result:
     return repo.run("git", "push", "--no-verify", "origin", *refs)
 
 
+@pytest.fixture(scope="module")
+def published_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """project() built once per module and copied for each test that starts from it."""
+    repo = Repo(tmp_path_factory.mktemp("published") / "repo")
+    repo.write(".gitignore", "artifacts/\n__pycache__/\n")
+    project(repo)
+    return repo.path.parent
+
+
+@pytest.fixture
+def published(published_template: Path, tmp_path: Path) -> Repo:
+    """A copy of project()'s repository and guarded server, origin pointed at the copy."""
+    shutil.copytree(published_template, tmp_path, symlinks=True, dirs_exist_ok=True)
+    repo = Repo(tmp_path / "repo", init=False)
+    repo.git("remote", "set-url", "origin", str(tmp_path / "repo-remote.git"))
+    return repo
+
+
+def pushed(repo: Repo) -> tuple[Path, str]:
+    """What project() returns, for a copy of its template: the server and the pushed commit."""
+    return repo.path.parent / (repo.path.name + "-remote.git"), repo.git("rev-parse", "HEAD")
+
+
 def overridden_untested_commit(repo: Repo) -> str:
     """An untested commit whose own ledger holds the override that lets it through."""
     repo.commit("untested", b="1\n")
@@ -62,8 +86,9 @@ def overridden_untested_commit(repo: Repo) -> str:
 
 # H1: an override is anyone's to write; verify honours it only when told to, and says so.
 
-def test_the_server_does_not_honour_an_override_the_pushed_commit_wrote(repo: Repo) -> None:
-    remote, _base = project(repo)
+def test_the_server_does_not_honour_an_override_the_pushed_commit_wrote(published: Repo) -> None:
+    repo = published
+    remote, _base = pushed(repo)
     head = overridden_untested_commit(repo)
     refused = push(repo, "main")
     assert refused.code != 0, refused.both
@@ -82,8 +107,9 @@ def test_the_server_does_not_honour_an_override_the_pushed_commit_wrote(repo: Re
         in accepted.err
 
 
-def test_ci_range_refuses_a_self_written_override_and_names_it(repo: Repo) -> None:
-    _remote, base = project(repo)
+def test_ci_range_refuses_a_self_written_override_and_names_it(published: Repo) -> None:
+    repo = published
+    _remote, base = pushed(repo)
     head = overridden_untested_commit(repo)
     refused = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD")
     assert refused.code == 2, refused.both
@@ -105,8 +131,10 @@ def test_ci_range_refuses_a_self_written_override_and_names_it(repo: Repo) -> No
 
 # H2: a server whose HEAD names a branch that does not exist refuses; an empty one says so.
 
-def test_a_server_whose_head_names_no_branch_refuses_and_asks_for_policy_from(repo: Repo) -> None:
-    remote, _base = project(repo)
+def test_a_server_whose_head_names_no_branch_refuses_and_asks_for_policy_from(
+        published: Repo) -> None:
+    repo = published
+    remote, _base = pushed(repo)
     git(remote, "symbolic-ref", "HEAD", "refs/heads/master")
     repo.commit("narrower run", b="1\n")
     assert repo.run("receipt", "run", "--", PY, "-c", "print('=== 1 passed ===')").code == 0
@@ -135,8 +163,7 @@ def test_the_first_push_into_an_empty_server_says_no_policy_exists_yet(repo: Rep
 
 def ci_clone_of_a_pr_that_drops_its_policy(repo: Repo) -> Repo:
     """A PR branch that deletes the config and carries a receipt of another command, cloned
-    as CI does (origin/HEAD is main), with the notes fetched."""
-    project(repo)
+    as CI does (origin/HEAD is main), with the notes fetched; REPO is a copy of project()."""
     repo.git("checkout", "-q", "-b", "pr")
     repo.git("rm", "-q", ".receipt-hooks.toml")
     repo.commit("drop the policy", b="1\n")
@@ -155,8 +182,8 @@ def ci_clone_of_a_pr_that_drops_its_policy(repo: Repo) -> Repo:
     return ci
 
 
-def test_verify_head_and_rev_judge_by_the_remotes_default_branch(repo: Repo) -> None:
-    ci = ci_clone_of_a_pr_that_drops_its_policy(repo)
+def test_verify_head_and_rev_judge_by_the_remotes_default_branch(published: Repo) -> None:
+    ci = ci_clone_of_a_pr_that_drops_its_policy(published)
     for how in (("--head",), ("--rev", "HEAD")):
         judged = ci.run("receipt", "verify", *how)
         assert judged.code == 2, (how, judged.both)
@@ -180,8 +207,9 @@ def test_verify_head_without_a_trusted_policy_refuses_in_one_line(repo: Repo) ->
             "pusher's to change\n"), how
 
 
-def test_verify_refuses_when_the_remotes_default_branch_is_the_judged_commit(repo: Repo) -> None:
-    project(repo)
+def test_verify_refuses_when_the_remotes_default_branch_is_the_judged_commit(
+        published: Repo) -> None:
+    repo = published
     repo.git("remote", "set-head", "origin", "main")  # origin/HEAD -> origin/main == HEAD
     refused = receipt_main(repo.path, "verify", "--head")
     assert refused.code == 1, refused.both
@@ -192,8 +220,9 @@ def test_verify_refuses_when_the_remotes_default_branch_is_the_judged_commit(rep
 
 # H11: the notes the server judges by are only ever added to.
 
-def test_a_push_cannot_delete_the_servers_notes(repo: Repo) -> None:
-    remote, _base = project(repo)
+def test_a_push_cannot_delete_the_servers_notes(published: Repo) -> None:
+    repo = published
+    remote, _base = pushed(repo)
     notes = git(remote, "rev-parse", NOTES)
     repo.commit("tested", b="1\n")
     assert repo.run("receipt", "run").code == 0
@@ -207,8 +236,9 @@ def test_a_push_cannot_delete_the_servers_notes(repo: Repo) -> None:
     assert alone.code != 0 and f"it would delete {NOTES}" in alone.err, alone.both
 
 
-def test_a_push_cannot_point_the_notes_at_a_blob_or_a_tree(repo: Repo) -> None:
-    remote, _base = project(repo)
+def test_a_push_cannot_point_the_notes_at_a_blob_or_a_tree(published: Repo) -> None:
+    repo = published
+    remote, _base = pushed(repo)
     notes = git(remote, "rev-parse", NOTES)
     blob = repo.run("git", "hash-object", "-w", "--stdin", stdin="junk\n").out.strip()
     tree = repo.git("rev-parse", "HEAD^{tree}")
@@ -220,8 +250,9 @@ def test_a_push_cannot_point_the_notes_at_a_blob_or_a_tree(repo: Repo) -> None:
     assert git(remote, "rev-parse", NOTES) == notes
 
 
-def test_a_push_cannot_rewrite_the_notes_or_drop_a_note(repo: Repo) -> None:
-    remote, _base = project(repo)
+def test_a_push_cannot_rewrite_the_notes_or_drop_a_note(published: Repo) -> None:
+    repo = published
+    remote, _base = pushed(repo)
     notes = git(remote, "rev-parse", NOTES)
     tree = repo.git("rev-parse", "HEAD^{tree}")
     repo.git("update-ref", "-d", NOTES)  # a fresh notes history: not a fast-forward
@@ -244,8 +275,9 @@ def test_a_push_cannot_rewrite_the_notes_or_drop_a_note(repo: Repo) -> None:
 
 
 def test_fetch_and_publish_say_plainly_when_the_remotes_notes_cannot_be_merged(
-        repo: Repo) -> None:
-    remote, _base = project(repo)
+        published: Repo) -> None:
+    repo = published
+    remote, _base = pushed(repo)
     blob = git(remote, "hash-object", "-w", "/dev/null")
     git(remote, "update-ref", NOTES, blob)  # damaged on the server, past any hook
     said = (f"origin's {NOTES} is a blob, not a notes commit: nothing merged; its receipts are "
@@ -258,8 +290,9 @@ def test_fetch_and_publish_say_plainly_when_the_remotes_notes_cannot_be_merged(
     assert len(published.err.splitlines()) == 1
 
 
-def test_publish_names_the_servers_refusal_not_gits_hint(repo: Repo) -> None:
-    remote, _base = project(repo)
+def test_publish_names_the_servers_refusal_not_gits_hint(published: Repo) -> None:
+    repo = published
+    remote, _base = pushed(repo)
     (remote / "hooks" / "pre-receive").write_text(
         "#!/bin/sh\necho 'receipt verify: push refused: closed for the night' >&2\nexit 1\n")
     repo.commit("tested", b="1\n")
