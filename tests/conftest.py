@@ -261,3 +261,13 @@ def scan_new_file(path: str, text: str, capsys: pytest.CaptureFixture[str],
     code = report([(hit, scan) for hit in hits], allow=True, ticket=DEFAULT_TICKET, fmt="text",
                   prog="no-inserted-skips")
     return code, capsys.readouterr().out
+
+
+# The few tests that build a hook environment or run the whole demo take 5-10 s each: started
+# first, so that pytest-xdist's workers do not end the run waiting on one of them.
+SLOW_FIRST = ("test_check_receipt_framework.py", "test_own_code.py", "test_ledger_remote.py",
+              "test_demo.py", "test_first_hour.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.path.name not in SLOW_FIRST)
