@@ -177,6 +177,17 @@ class Repo:
         return remote
 
 
+def copied(template: Path, where: Path) -> Repo:
+    """A copy of TEMPLATE (a ``repo`` and its bare ``repo-remote.git``, built once per module)
+    in WHERE, origin pointed at the copied remote: a test changes its copy, never the template."""
+    import shutil
+
+    shutil.copytree(template, where, symlinks=True, dirs_exist_ok=True)
+    repo = Repo(where / "repo", init=False)
+    repo.git("remote", "set-url", "origin", str(where / "repo-remote.git"))
+    return repo
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Repo:
     r = Repo(tmp_path / "repo")

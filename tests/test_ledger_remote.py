@@ -4,11 +4,11 @@ hypothesis lines the remote already has, even when they were added after the mer
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 from conftest import Repo
+from conftest import copied
 from conftest import precommit_config
 
 LEDGER = "assumption-ledger.jsonl"
@@ -50,10 +50,7 @@ def published_template(tmp_path_factory: pytest.TempPathFactory,
 @pytest.fixture
 def published(published_template: Path, tmp_path: Path) -> Repo:
     """A copy of the template's repository and bare remote, the remote's URL pointed at the copy."""
-    shutil.copytree(published_template, tmp_path, symlinks=True, dirs_exist_ok=True)
-    repo = Repo(tmp_path / "repo", init=False)
-    repo.git("remote", "set-url", "origin", str(tmp_path / "repo-remote.git"))
-    return repo
+    return copied(published_template, tmp_path)
 
 
 REWRITES = {

@@ -4,12 +4,12 @@ never the (empty) index, so a --no-verify commit is still seen; through the real
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from conftest import Repo
 from conftest import Result
+from conftest import copied
 from conftest import precommit_config
 
 SKIP = "import pytest\n\n@pytest.mark.skip\ndef test_pay():\n    assert pay() == 1\n"
@@ -37,14 +37,6 @@ def template(base: Path, hook_repo: tuple[str, str], *, pushed: bool) -> Path:
         first = repo.run("git", "push", "-q", "origin", "main")
         assert first.code == 0, first.both
     return base
-
-
-def copied(template: Path, tmp_path: Path) -> Repo:
-    """A copy of TEMPLATE's repository and bare remote, the remote's URL pointed at the copy."""
-    shutil.copytree(template, tmp_path, symlinks=True, dirs_exist_ok=True)
-    repo = Repo(tmp_path / "repo", init=False)
-    repo.git("remote", "set-url", "origin", str(tmp_path / "repo-remote.git"))
-    return repo
 
 
 @pytest.fixture(scope="module")

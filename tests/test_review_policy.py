@@ -16,6 +16,7 @@ from conftest import FAILING_TEST
 from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import Result
+from conftest import copied
 from conftest import receipt_check
 from conftest import receipt_main
 
@@ -54,10 +55,7 @@ def published_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def published(published_template: Path, tmp_path: Path) -> Repo:
     """A copy of the template's repository and bare remote, the remote's URL pointed at the copy."""
-    shutil.copytree(published_template, tmp_path, symlinks=True, dirs_exist_ok=True)
-    repo = Repo(tmp_path / "repo", init=False)
-    repo.git("remote", "set-url", "origin", str(tmp_path / "repo-remote.git"))
-    return repo
+    return copied(published_template, tmp_path)
 
 
 def test_an_ignored_uncommitted_config_does_not_judge_the_push(repo: Repo) -> None:

@@ -14,6 +14,7 @@ import pytest
 from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import Result
+from conftest import copied
 from conftest import git
 from conftest import receipt_main
 
@@ -64,10 +65,7 @@ def published_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def published(published_template: Path, tmp_path: Path) -> Repo:
     """A copy of project()'s repository and guarded server, origin pointed at the copy."""
-    shutil.copytree(published_template, tmp_path, symlinks=True, dirs_exist_ok=True)
-    repo = Repo(tmp_path / "repo", init=False)
-    repo.git("remote", "set-url", "origin", str(tmp_path / "repo-remote.git"))
-    return repo
+    return copied(published_template, tmp_path)
 
 
 def pushed(repo: Repo) -> tuple[Path, str]:
