@@ -93,13 +93,20 @@ def run(argv: Sequence[str], cwd: Path | str, *, stdin: str | None = None,
                   proc.stderr.decode("utf-8", "replace"))
 
 
-def in_process(main: Callable[[list[str]], int], argv: Sequence[str], cwd: Path | str) -> Result:
-    """A command's ``main(argv)`` called in this process from CWD, as its console script calls
-    it: the exit code it returns (or argparse's SystemExit), and what it wrote to stdout and
-    stderr. For the cases of a behaviour whose process wiring one process test already covers."""
-    out, err = io.StringIO(), io.StringIO()
-    before = os.getcwd()
+def in_process(main: Callable[[list[str]], int], argv: Sequence[str], cwd: Path | str,
+               env: dict[str, str] | None = None) -> Result:
+    """A command's ``main(argv)`` called in this process from CWD (with ENV added to the
+    environment), as its console script calls it: the exit code it returns (or argparse's
+    SystemExit), and what it wrote to stdout and stderr, bytes written to ``sys.stdout.buffer``
+    (a command's streamed output) included. For the cases of a behaviour whose process wiring
+    one process test already covers."""
+    out_bytes, err_bytes = io.BytesIO(), io.BytesIO()
+    # write_through: text and bytes written to the same stream stay in the order written
+    out = io.TextIOWrapper(out_bytes, encoding="utf-8", errors="replace", write_through=True)
+    err = io.TextIOWrapper(err_bytes, encoding="utf-8", errors="replace", write_through=True)
+    before, saved = os.getcwd(), dict(os.environ)
     os.chdir(cwd)
+    os.environ.update(env or {})
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -108,15 +115,18 @@ def in_process(main: Callable[[list[str]], int], argv: Sequence[str], cwd: Path 
                 code = e.code if isinstance(e.code, int) else 1
     finally:
         os.chdir(before)
-    return Result(code, out.getvalue(), err.getvalue())
+        os.environ.clear()
+        os.environ.update(saved)
+    return Result(code, out_bytes.getvalue().decode("utf-8", "replace"),
+                  err_bytes.getvalue().decode("utf-8", "replace"))
 
 
-def receipt_main(cwd: Path | str, *argv: str) -> Result:
+def receipt_main(cwd: Path | str, *argv: str, env: dict[str, str] | None = None) -> Result:
     """``receipt ARGV`` through the CLI's main in process: exit code and messages (the console
     script and each command's process wiring have their own tests)."""
     from hooks import cli
 
-    return in_process(cli.main, argv, cwd)
+    return in_process(cli.main, argv, cwd, env)
 
 
 def receipt_check(cwd: Path | str, *args: str) -> Result:
@@ -169,6 +179,12 @@ class Repo:
     def run(self, *argv: str, stdin: str | None = None, env: dict[str, str] | None = None,
             cwd: Path | None = None, timeout: float | None = 600) -> Result:
         return run(argv, cwd or self.path, stdin=stdin, env=env, timeout=timeout)
+
+    def receipt(self, *argv: str, env: dict[str, str] | None = None,
+                cwd: Path | None = None) -> Result:
+        """``receipt ARGV`` in this process (``receipt_main``): a test of what a command
+        decides; ``run("receipt", ...)`` where the process itself is under test."""
+        return receipt_main(cwd or self.path, *argv, env=env)
 
     def add_remote(self) -> Path:
         remote = self.path.parent / (self.path.name + "-remote.git")

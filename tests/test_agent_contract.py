@@ -19,7 +19,7 @@ def test_contract_is_filled_from_the_repository_policy(repo: Repo) -> None:
                'test-command = ["pytest -q", "npm test"]\nledger = "docs/ledger.jsonl"\n'
                'hypothesis-paths = ["^app/", "^lib/"]\n[fuse]\nmax-steps = 5\n'
                '[agents]\nmax-blocks = 4\n')
-    result = repo.run("receipt", "contract", "--agent", "codex")
+    result = repo.receipt("contract", "--agent", "codex")
     assert result.code == 0, result.err
     text = result.out
     assert "    receipt run -- pytest -q\n    receipt run -- npm test\n" in text
@@ -32,7 +32,7 @@ def test_contract_is_filled_from_the_repository_policy(repo: Repo) -> None:
 
 
 def test_contract_without_a_config_names_the_placeholder(repo: Repo) -> None:
-    result = repo.run("receipt", "contract")
+    result = repo.receipt("contract")
     assert "receipt run -- <the project's test command>" in result.out
     assert "stop hook" not in result.out
 
@@ -44,7 +44,7 @@ def test_init_agent_merges_the_hook_and_adds_the_contract_once(repo: Repo, agent
                 "hooks": {event: [{"hooks": [{"type": "command", "command": "lint.sh"}]}]}}
     repo.write(settings, json.dumps(existing))
     repo.write(instructions, "# House rules\nUse tabs.")
-    first = repo.run("receipt", "init", "--test-command", "pytest -q", "--agent", agent)
+    first = repo.receipt("init", "--test-command", "pytest -q", "--agent", agent)
     assert first.code == 0, first.err
     assert f"receipt init: changed {settings}: added the {event} hook 'receipt agent-hook " \
            f"--agent {agent}'" in first.out
@@ -55,7 +55,7 @@ def test_init_agent_merges_the_hook_and_adds_the_contract_once(repo: Repo, agent
     text = (repo.path / instructions).read_text()
     assert text.startswith("# House rules\nUse tabs.\n\n<!-- receipt-hooks: agent contract -->")
     assert "    receipt run -- pytest -q\n" in text
-    second = repo.run("receipt", "init", "--test-command", "pytest -q", "--agent", agent)
+    second = repo.receipt("init", "--test-command", "pytest -q", "--agent", agent)
     assert f"receipt init: unchanged {settings}: already there" in second.out
     assert f"receipt init: unchanged {instructions}: already there" in second.out
     assert json.loads((repo.path / settings).read_text()) == merged
@@ -64,7 +64,7 @@ def test_init_agent_merges_the_hook_and_adds_the_contract_once(repo: Repo, agent
 
 def test_init_agent_never_clobbers_settings_it_cannot_read(repo: Repo) -> None:
     repo.write(".claude/settings.json", "{ not json")
-    result = repo.run("receipt", "init", "--test-command", "pytest -q", "--agent", "claude-code")
+    result = repo.receipt("init", "--test-command", "pytest -q", "--agent", "claude-code")
     assert result.code == 1
     assert result.err.startswith("receipt: .claude/settings.json is not JSON (")
     assert (repo.path / ".claude/settings.json").read_text() == "{ not json"

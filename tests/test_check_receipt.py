@@ -22,7 +22,7 @@ def commit_and_run(repo: Repo, script: str = PASSING_TEST) -> str:
     """Commit a test script and run it through receipt run; returns the commit id."""
     repo.write("t.py", script)
     head = repo.commit("tests")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code in (0, 1)
+    assert repo.receipt("run", "--", PY, "t.py").code in (0, 1)
     return head
 
 
@@ -73,7 +73,7 @@ def test_dirty_run_whose_fix_is_left_out_of_the_commit_is_stale(repo: Repo) -> N
     repo.write("t.py", PASSING_TEST)
     repo.commit("tests", app="broken\n")
     repo.write("app", "fixed\n")  # the fix the tests saw
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     repo.write("app", "broken\n")  # ...but it never reaches the commit
     repo.commit("commit without the fix", other="x\n")
     assert check(repo).code == 3
@@ -83,7 +83,7 @@ def test_untracked_file_tested_but_not_committed_is_stale(repo: Repo) -> None:
     repo.write("t.py", PASSING_TEST)
     repo.commit("tests")
     repo.write("helper.py", "needed = True\n")  # untracked: the run saw it
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     assert check(repo).code == 3
     repo.commit("now add it", "helper.py")
     assert check(repo).code == 0
@@ -92,7 +92,7 @@ def test_untracked_file_tested_but_not_committed_is_stale(repo: Repo) -> None:
 def test_a_run_that_edits_a_tracked_file_is_stale(repo: Repo) -> None:
     repo.commit("init", data="1\n")
     script = "open('data', 'w').write('2\\n'); print('1 passed, 0 failed')"
-    assert repo.run("receipt", "run", "--", PY, "-c", script).code == 0
+    assert repo.receipt("run", "--", PY, "-c", script).code == 0
     result = check(repo)
     assert result.code == 3
     assert "the run changed the files it tested" in result.out
@@ -108,7 +108,7 @@ def test_dirty_run_then_committed_exactly_is_valid(repo: Repo) -> None:
     repo.write("t.py", PASSING_TEST)
     repo.commit("tests")
     repo.write("feature.py", "x = 1\n")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     assert json.loads((repo.path / RECEIPT).read_text())["git_dirty"] is True
     repo.commit("feature", "feature.py")
     assert check(repo).code == 0
@@ -221,7 +221,7 @@ def test_narrowing_flags_are_off_policy_unless_allowed(repo: Repo) -> None:
     fake.write_text(f"#!{PY}\nprint('=== 3 passed in 0.01s ===')\n")
     fake.chmod(0o755)
     env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
-    assert repo.run("receipt", "run", "--", "pytest", "-q", "-k", "not slow", env=env).code == 0
+    assert repo.receipt("run", "--", "pytest", "-q", "-k", "not slow", env=env).code == 0
     result = check(repo)
     assert result.code == 6
     assert "\"pytest -q -k 'not slow'\" runs only part of the suite (-k;" in result.out
@@ -301,7 +301,7 @@ def test_worktree_has_its_own_receipt_and_shares_the_notes(repo: Repo) -> None:
     assert "refs/notes/receipts on tree" in result.out
     repo.git("update-ref", "-d", "refs/notes/receipts")
     assert repo.run("check-receipt", cwd=wt).code == 2
-    assert repo.run("receipt", "run", "--", PY, "t.py", cwd=wt).code == 0
+    assert repo.receipt("run", "--", PY, "t.py", cwd=wt).code == 0
     assert repo.run("check-receipt", cwd=wt).code == 0
 
 
@@ -314,7 +314,7 @@ def test_a_committed_receipt_still_matches_its_tree(repo: Repo) -> None:
 
 def test_receipt_show_reads_like_a_report(repo: Repo) -> None:
     head = commit_and_run(repo)
-    result = repo.run("receipt", "show")
+    result = repo.receipt("show")
     assert result.code == 0
     assert f"command     {PY} t.py" in result.out
     assert "tests       3 passed, 0 failed, 0 skipped, 0 errors of 3 (pytest)" in result.out

@@ -29,7 +29,7 @@ def test_push_refused_then_accepted_through_pre_commit_install(
     assert "check-receipt" in refused.both and "Failed" in refused.both
     assert "no receipt at artifacts/test-receipt.json" in refused.both
     assert "- exit code: 2" in refused.both
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     accepted = repo.run("git", "push", "origin", "main")
     assert accepted.code == 0, accepted.both
     assert repo.git("--git-dir", str(repo.path.parent / "repo-remote.git"),
@@ -48,7 +48,7 @@ def test_pushing_a_branch_that_is_not_checked_out_checks_that_branch(
     repo.git("checkout", "-q", "feature")
     repo.commit("feature work", feature="1\n")
     repo.git("checkout", "-q", "main")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0  # vouches for main only
+    assert repo.receipt("run", "--", PY, "t.py").code == 0  # vouches for main only
     refused = repo.run("git", "push", "origin", "feature")
     assert refused.code == 1
     feature = repo.git("rev-parse", "feature")
@@ -60,7 +60,7 @@ def test_pre_commit_run_with_refs_checks_the_to_ref(
         repo: Repo, hook_repo: tuple[str, str]) -> None:
     project(repo, hook_repo)
     first = repo.git("rev-parse", "HEAD")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     second = repo.commit("later", x="1\n")
     ok = repo.run("pre-commit", "run", "check-receipt", "--hook-stage", "pre-push",
                   "--from-ref", first, "--to-ref", first)
@@ -92,10 +92,10 @@ def test_plain_git_hook_checks_every_ref_in_one_push(repo: Repo) -> None:
     repo.write("t.py", PASSING_TEST)
     repo.commit("tests")
     remote = repo.add_remote()
-    installed = repo.run("receipt", "install-hook")
+    installed = repo.receipt("install-hook")
     assert installed.code == 0
     assert installed.out == "receipt install-hook: installed .git/hooks/pre-push\n"
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     repo.git("branch", "same-tree")  # a second ref at the same tree: the receipt covers both
     ok = repo.run("git", "push", "origin", "main", "same-tree")
     assert ok.code == 0, ok.both
@@ -117,9 +117,9 @@ def test_plain_git_hook_checks_every_ref_in_one_push(repo: Repo) -> None:
 def test_install_hook_does_not_overwrite_a_foreign_hook(repo: Repo) -> None:
     repo.commit("init")
     hook = repo.write(".git/hooks/pre-push", "#!/bin/sh\necho theirs\n")
-    result = repo.run("receipt", "install-hook")
+    result = repo.receipt("install-hook")
     assert result.code == 1
     assert "already exists and is not ours: pass --force" in result.err
     assert hook.read_text() == "#!/bin/sh\necho theirs\n"
-    assert repo.run("receipt", "install-hook", "--force").code == 0
+    assert repo.receipt("install-hook", "--force").code == 0
     assert "receipt-hooks" in hook.read_text()

@@ -113,7 +113,7 @@ def test_one_process_checking_twice_sees_a_new_head_and_a_new_config(
         repo: Repo, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     repo.write("t.py", PASSING_TEST)
     first = repo.commit("tests")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     code, out = run_check(repo, monkeypatch, capsys)
     assert code == 0 and f"{first[:7]}: artifacts/test-receipt.json vouches" in out, out
     # HEAD moves on: the same process must not answer from what it read for the first HEAD
@@ -121,11 +121,11 @@ def test_one_process_checking_twice_sees_a_new_head_and_a_new_config(
     code, out = run_check(repo, monkeypatch, capsys)
     assert code == 3 and second[:7] in out, out
     # tested again, then a config committed that names another suite: its policy applies
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     assert run_check(repo, monkeypatch, capsys)[0] == 0
     repo.write(".receipt-hooks.toml", 'test-command = "python -m pytest -q"\n')
     repo.commit("config")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     code, out = run_check(repo, monkeypatch, capsys)
     assert code == 6 and "wrong trial" in out and "python -m pytest -q" in out, out
 
@@ -137,7 +137,7 @@ def test_a_receipt_whose_log_is_a_tracked_file_is_still_refused_in_the_batch(
     repo.write("t.py", PASSING_TEST)
     repo.write("docs/notes.txt", "notes\n")
     repo.commit("tests")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     receipt = repo.path / "artifacts" / "test-receipt.json"
     text = receipt.read_text()
     receipt.write_text(text.replace('"artifacts/test-output.log"', '"docs/notes.txt"'))

@@ -116,7 +116,7 @@ def commit_and_run(repo: Repo, *config_lines: str) -> None:
     repo.write(".receipt-hooks.toml", "".join(line + "\n" for line in config_lines))
     repo.write("t.py", PASSING_TEST)
     repo.commit("project")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
 
 
 def test_hooks_report_a_bad_config_in_one_line_with_exit_1(repo: Repo) -> None:
@@ -146,7 +146,7 @@ def test_config_max_age_and_platform_apply_and_options_override_them(repo: Repo)
 def test_require_tests_is_on_with_a_config_and_off_with_the_option(repo: Repo) -> None:
     repo.write(".receipt-hooks.toml", "ledger = 'assumption-ledger.jsonl'\n")
     repo.commit("config")
-    assert repo.run("receipt", "run", "--", "true").code == 0
+    assert repo.receipt("run", "--", "true").code == 0
     refused = check_receipt(repo.path)
     assert refused.code == 4
     assert "no test counts were recognised in the output of 'true'" in refused.out
@@ -162,7 +162,7 @@ def test_ledger_hook_reads_ledger_and_hypothesis_paths_from_the_config(repo: Rep
     refused = repo.run("require-ledger-hypothesis")
     assert refused.code == 1
     assert "app/cart.py changed but docs/ledger.jsonl gains no hypothesis" in refused.out
-    added = repo.run("receipt", "ledger", "add", "cart rounds down", "--test", "pytest")
+    added = repo.receipt("ledger", "add", "cart rounds down", "--test", "pytest")
     assert added.code == 0, added.both
     assert (repo.path / "docs/ledger.jsonl").exists()
     repo.git("add", "-A")

@@ -56,15 +56,15 @@ def test_the_fuse_counts_a_moving_value_as_progress_and_a_still_one_as_repetitio
     repo.commit("init")
     for got in ("3", "3", "3"):
         repo.write("got.txt", got)
-        result = repo.run("receipt", "fuse", "--once", "--", PY, "go_failure.py")
+        result = repo.receipt("fuse", "--once", "--", PY, "go_failure.py")
     assert result.code == 42
     assert "fuse blown at step 3/8: repeated_error: the same failure 3 times in a row" \
         in result.err
-    assert repo.run("receipt", "fuse", "--reset").code == 0
+    assert repo.receipt("fuse", "--reset").code == 0
     codes = []
     for got in ("3", "4", "5x", "6"):
         repo.write("got.txt", got)
-        codes.append(repo.run("receipt", "fuse", "--once", "--", PY, "go_failure.py").code)
+        codes.append(repo.receipt("fuse", "--once", "--", PY, "go_failure.py").code)
     assert codes == [1, 1, 1, 1]  # each value moved: progress, the fuse holds
 
 
@@ -72,17 +72,17 @@ def test_once_refuses_to_run_again_after_the_fuse_blew(repo: Repo) -> None:
     repo.write("noisy.py", "import sys\nopen('runs.txt', 'a').write('x')\n"
                            "print('FAILED t.py::test_pay - KeyError')\nsys.exit(1)\n")
     repo.commit("init")
-    codes = [repo.run("receipt", "fuse", "--once", "--", PY, "noisy.py").code
+    codes = [repo.receipt("fuse", "--once", "--", PY, "noisy.py").code
              for _ in range(3)]
     assert codes == [1, 1, 42]
-    again = repo.run("receipt", "fuse", "--once", "--", PY, "noisy.py")
+    again = repo.receipt("fuse", "--once", "--", PY, "noisy.py")
     assert again.code == 42
     assert again.err.startswith("receipt fuse: fuse blown at step 3/8: repeated_error: ")
     assert f"not running '{PY} noisy.py' again" in again.err
     assert "then 'receipt fuse --reset' and try again" in again.err
     assert (repo.path / "runs.txt").read_text() == "xxx"  # the command did not run
-    assert repo.run("receipt", "fuse", "--reset").code == 0
-    assert repo.run("receipt", "fuse", "--once", "--", PY, "noisy.py").code == 1
+    assert repo.receipt("fuse", "--reset").code == 0
+    assert repo.receipt("fuse", "--once", "--", PY, "noisy.py").code == 1
     assert (repo.path / "runs.txt").read_text() == "xxxx"
 
 
@@ -90,11 +90,11 @@ def test_between_is_the_edit_step_that_gives_a_retry_its_chance(repo: Repo) -> N
     repo.write("step.py", STEP)
     repo.commit("init")
     # the README's first example with nothing changing between steps: no progress at step 2
-    idle = repo.run("receipt", "fuse", "--", PY, "step.py")
+    idle = repo.receipt("fuse", "--", PY, "step.py")
     assert idle.code == 42
     assert "fuse blown at step 2/8: no_progress" in idle.err
     edit = f"{PY} -c \"open('fixed.txt', 'w').write('1')\""
-    fixed = repo.run("receipt", "fuse", "--between", edit, "--", PY, "step.py")
+    fixed = repo.receipt("fuse", "--between", edit, "--", PY, "step.py")
     assert fixed.code == 0, fixed.err
     assert "receipt fuse: between steps: " in fixed.err
     assert "receipt fuse: step 2 went green" in fixed.err
@@ -102,6 +102,6 @@ def test_between_is_the_edit_step_that_gives_a_retry_its_chance(repo: Repo) -> N
 
 @pytest.mark.parametrize("args", [["--once", "--between", "true", "--", "true"]])
 def test_between_with_once_is_a_usage_error(repo: Repo, args: list[str]) -> None:
-    result = repo.run("receipt", "fuse", *args)
+    result = repo.receipt("fuse", *args)
     assert result.code == 1
     assert "--between runs between the steps of one fuse run" in result.err

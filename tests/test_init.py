@@ -25,7 +25,7 @@ def test_init_on_a_fresh_python_project_then_again_changes_nothing(tmp_path: Pat
     repo.write("pyproject.toml", "[project]\nname = \"shop\"\n\n[tool.pytest.ini_options]\n"
                                  "testpaths = [\"tests\"]\n")
     repo.write("tests/test_cart.py", "def test_total():\n    assert 1 + 2 == 3\n")
-    dry = repo.run("receipt", "init", "--dry-run")
+    dry = repo.receipt("init", "--dry-run")
     assert dry.code == 0, dry.both
     assert dry.out.splitlines() == [
         "receipt init: would change pyproject.toml: added [tool.receipt-hooks] with "
@@ -41,7 +41,7 @@ def test_init_on_a_fresh_python_project_then_again_changes_nothing(tmp_path: Pat
     ]
     assert files(repo) == {"pyproject.toml": "[project]\nname = \"shop\"\n\n"
                                              "[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n"}
-    done = repo.run("receipt", "init")
+    done = repo.receipt("init")
     assert done.code == 0, done.both
     assert "receipt init: ran 'pre-commit install --hook-type pre-commit --hook-type " \
            "pre-push'" in done.out
@@ -58,13 +58,13 @@ def test_init_on_a_fresh_python_project_then_again_changes_nothing(tmp_path: Pat
     assert written[".gitignore"] == "artifacts/\n"
     for hook in ("pre-commit", "pre-push"):
         assert "pre-commit" in (repo.path / ".git/hooks" / hook).read_text()
-    again = repo.run("receipt", "init")
+    again = repo.receipt("init")
     assert again.code == 0
     assert files(repo) == written
     assert [ln for ln in again.out.splitlines() if ln.startswith("receipt init: changed")] == []
     assert "receipt init: unchanged pyproject.toml: a receipt-hooks config is already there " \
            "(kept; --force replaces it)" in again.out
-    ran = repo.run("receipt", "run")  # no command: the configured suite
+    ran = repo.receipt("run")  # no command: the configured suite
     assert ran.code == 0, ran.both
     assert "1 passed" in ran.out
 
@@ -77,7 +77,7 @@ def test_init_on_a_fresh_npm_project_appends_to_what_is_there(tmp_path: Path) ->
               "    rev: v4.5.0\n    hooks:\n      - id: trailing-whitespace\n")
     repo.write(".pre-commit-config.yaml", theirs)
     repo.write(".gitignore", "node_modules/")
-    done = repo.run("receipt", "init")
+    done = repo.receipt("init")
     assert done.code == 0, done.both
     written = files(repo)
     assert written[".receipt-hooks.toml"].startswith(
@@ -86,20 +86,20 @@ def test_init_on_a_fresh_npm_project_appends_to_what_is_there(tmp_path: Path) ->
     assert written[".pre-commit-config.yaml"].startswith(theirs)
     assert written[".pre-commit-config.yaml"].endswith(HOOKS)
     assert written[".gitignore"] == "node_modules/\nartifacts/\n"
-    again = repo.run("receipt", "init")
+    again = repo.receipt("init")
     assert again.code == 0 and files(repo) == written
     edited = written[".receipt-hooks.toml"].replace("pnpm test", "pnpm test --run")
     repo.write(".receipt-hooks.toml", edited)
-    repo.run("receipt", "init", "--test-command", "npm test")
+    repo.receipt("init", "--test-command", "npm test")
     assert (repo.path / ".receipt-hooks.toml").read_text() == edited  # never overwritten
-    forced = repo.run("receipt", "init", "--force", "--test-command", "npm test")
+    forced = repo.receipt("init", "--force", "--test-command", "npm test")
     assert forced.code == 0
     assert "test-command = \"npm test\"" in (repo.path / ".receipt-hooks.toml").read_text()
 
 
 def test_init_without_a_suite_says_how_to_name_one(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "empty")
-    result = repo.run("receipt", "init")
+    result = repo.receipt("init")
     assert result.code == 1
     assert result.err == ("receipt: no test suite found (pytest, package.json 'test', "
                           "Cargo.toml, go.mod, a Makefile 'test' target): pass --test-command "

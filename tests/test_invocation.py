@@ -148,7 +148,7 @@ def test_commands_selecting_different_tests_compare_different(a: str, b: str) ->
 def test_python_dash_m_pytest_is_accepted_end_to_end(repo: Repo) -> None:
     repo.write("test_a.py", "def test_a():\n    assert 1 + 1 == 2\n")
     repo.commit("tests")
-    ran = repo.run("receipt", "run", "--", PY, "-X", "dev", "-m", "pytest", "-q",
+    ran = repo.receipt("run", "--", PY, "-X", "dev", "-m", "pytest", "-q",
                    "-p", "no:cacheprovider")
     assert ran.code == 0, ran.both
     checked = repo.run("check-receipt")
@@ -165,7 +165,7 @@ def test_python_dash_m_pytest_is_accepted_end_to_end(repo: Repo) -> None:
 def test_narrowed_runs_are_off_policy_end_to_end(repo: Repo, command: str, shown: str) -> None:
     repo.write("test_a.py", "def test_a():\n    assert 1 + 1 == 2\n")
     repo.commit("tests")
-    assert repo.run("receipt", "run", command).code == 0
+    assert repo.receipt("run", command).code == 0
     checked = repo.run("check-receipt")
     assert checked.code == 6, checked.both
     assert f"runs only part of the suite ({shown};" in checked.both

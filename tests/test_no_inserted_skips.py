@@ -186,7 +186,7 @@ def test_baseline_mode_reports_only_new_findings(repo: Repo) -> None:
     no_baseline = repo.run(HOOK)
     assert no_baseline.code == 0
     assert "run 'receipt skips --write-baseline' and commit .skips-baseline.json" in no_baseline.out
-    written = repo.run("receipt", "skips", "--write-baseline")
+    written = repo.receipt("skips", "--write-baseline")
     assert written.code == 0
     assert "wrote .skips-baseline.json with 1 existing finding(s)" in written.out
     baseline = json.loads((repo.path / ".skips-baseline.json").read_text())
@@ -312,7 +312,7 @@ def test_json_and_github_annotations(repo: Repo) -> None:
 
 
 def test_list_rules_prints_every_rule(repo: Repo) -> None:
-    result = repo.run("receipt", "skips", "--list-rules")
+    result = repo.receipt("skips", "--list-rules")
     assert result.code == 0
     for rule_number in range(1, 10):
         assert f"SKP00{rule_number}  " in result.out

@@ -31,7 +31,7 @@ def note(repo: Repo, rev: str = "HEAD") -> list[dict[str, Any]]:
 def run_tested(repo: Repo, name: str = "t.py", script: str = PASSING_TEST) -> str:
     repo.write(name, script)
     head = repo.commit(f"add {name}")
-    result = repo.run("receipt", "run", "--", PY, name)
+    result = repo.receipt("run", "--", PY, name)
     assert result.code == 0, result.both
     return head
 
@@ -44,8 +44,8 @@ def test_run_adds_its_receipt_to_the_note_on_the_tested_tree(repo: Repo) -> None
     assert first[0]["git_tree"] == repo.git("rev-parse", "HEAD^{tree}")
     file_receipt = json.loads((repo.path / "artifacts/test-receipt.json").read_text())
     assert first == [file_receipt]
-    assert repo.run("receipt", "run", "--", PY, "u.py").code == 0
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "u.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     # several commands and several runs coexist on one tree, oldest first
     assert [r["argv"][-1] for r in note(repo)] == ["t.py", "u.py", "t.py"]
 
@@ -55,7 +55,7 @@ def test_check_uses_the_note_when_the_file_is_for_another_tree(repo: Repo) -> No
     repo.commit("untested change", x="1\n")
     refused = check_receipt(repo.path)
     assert refused.code == 3 and "stale:" in refused.out
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0  # the file moves on
+    assert repo.receipt("run", "--", PY, "t.py").code == 0  # the file moves on
     repo.git("revert", "--no-edit", "HEAD")  # back to the tested tree: no rerun needed
     assert repo.git("rev-parse", "HEAD^{tree}") == repo.git("rev-parse",
                                                             f"{tested_commit}^{{tree}}")
@@ -68,7 +68,7 @@ def test_check_uses_the_note_when_the_file_is_for_another_tree(repo: Repo) -> No
 def test_a_hand_edited_receipt_is_refused_by_its_log(repo: Repo) -> None:
     repo.write("t.py", "import sys\nprint('=== 1 failed, 2 passed in 0.01s ===')\nsys.exit(1)\n")
     repo.commit("failing")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 1
+    assert repo.receipt("run", "--", PY, "t.py").code == 1
     path = repo.path / "artifacts/test-receipt.json"
     data = json.loads(path.read_text())
     data["exit_code"] = 0
@@ -105,34 +105,34 @@ def test_reuse_skips_a_command_already_green_on_this_tree(repo: Repo) -> None:
     run_tested(repo, script=MARKING_TEST)
     marks = repo.path / "ran.marks"
     assert marks.read_text() == "x"
-    again = repo.run("receipt", "run", "--reuse", "--", PY, "t.py")
+    again = repo.receipt("run", "--reuse", "--", PY, "t.py")
     assert again.code == 0, again.both
     assert marks.read_text() == "x"  # not run
     tree = repo.git("rev-parse", "--short=7", "HEAD^{tree}")
     assert f"--reuse: tree {tree} already has a green receipt from '{PY} t.py'" in again.err
     assert "not running it again" in again.err
     # the same command spelt otherwise is the same trial (runner_args.normalised)
-    assert repo.run("receipt", "run", "--reuse", "--", PY, "./t.py").code == 0
+    assert repo.receipt("run", "--reuse", "--", PY, "./t.py").code == 0
     assert marks.read_text() == "x"
     # another tree, or no --reuse: it runs
     repo.commit("change", x="1\n")
-    assert repo.run("receipt", "run", "--reuse", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--reuse", "--", PY, "t.py").code == 0
     assert marks.read_text() == "xx"
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     assert marks.read_text() == "xxx"
 
 
 def test_reuse_runs_when_the_receipt_on_the_tree_failed(repo: Repo) -> None:
     repo.write("t.py", "import sys\nprint('=== 1 failed in 0.01s ===')\nsys.exit(1)\n")
     repo.commit("failing")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 1
-    again = repo.run("receipt", "run", "--reuse", "--", PY, "t.py")
+    assert repo.receipt("run", "--", PY, "t.py").code == 1
+    again = repo.receipt("run", "--reuse", "--", PY, "t.py")
     assert again.code == 1 and "not running" not in again.err
 
 
 def test_two_ref_push_each_ref_checked_against_its_own_tree(repo: Repo) -> None:
     remote = repo.add_remote()
-    assert repo.run("receipt", "install-hook").code == 0
+    assert repo.receipt("install-hook").code == 0
     run_tested(repo)
     repo.git("checkout", "-q", "-b", "feature")
     run_tested(repo, "u.py")
@@ -168,16 +168,16 @@ def test_notes_published_fetched_and_merged_from_two_clones_without_loss(repo: R
     repo.git("push", "-q", "origin", "main")
     a = clone(remote, repo.path.parent / "a")
     b = clone(remote, repo.path.parent / "b")
-    assert a.run("receipt", "run", "--", PY, "t.py").code == 0
-    assert b.run("receipt", "run", "--", PY, "u.py").code == 0  # same tree, other command
+    assert a.receipt("run", "--", PY, "t.py").code == 0
+    assert b.receipt("run", "--", PY, "u.py").code == 0  # same tree, other command
     b.commit("b only", z="1\n")
-    assert b.run("receipt", "run", "--", PY, "t.py").code == 0  # a tree only b has
-    first = a.run("receipt", "publish")
+    assert b.receipt("run", "--", PY, "t.py").code == 0  # a tree only b has
+    first = a.receipt("publish")
     assert first.code == 0, first.both
     assert "receipt publish: refs/notes/receipts pushed to origin" in first.err
-    second = b.run("receipt", "publish")  # the remote moved: fetched and merged first
+    second = b.receipt("publish")  # the remote moved: fetched and merged first
     assert second.code == 0, second.both
-    fetched = a.run("receipt", "fetch")
+    fetched = a.receipt("fetch")
     assert fetched.code == 0, fetched.both
     shared = sorted(r["argv"][-1] for r in note(a, "main"))
     assert shared == ["t.py", "u.py"]
@@ -186,7 +186,7 @@ def test_notes_published_fetched_and_merged_from_two_clones_without_loss(repo: R
     assert json.loads(a.git("notes", "--ref", "receipts", "show", b_tree))[0]["git_tree"] == \
         b_tree
     # the remote holds the union too, and publishing again loses nothing
-    assert a.run("receipt", "publish").code == 0
+    assert a.receipt("publish").code == 0
     remote_note = git(remote, "notes", "--ref", "receipts", "show",
                       a.git("rev-parse", "main^{tree}"))
     assert sorted(r["argv"][-1] for r in json.loads(remote_note)) == ["t.py", "u.py"]
@@ -194,10 +194,10 @@ def test_notes_published_fetched_and_merged_from_two_clones_without_loss(repo: R
 
 def test_fetch_from_a_remote_without_notes_says_so(repo: Repo) -> None:
     repo.add_remote()
-    result = repo.run("receipt", "fetch")
+    result = repo.receipt("fetch")
     assert result.code == 0
     assert "receipt fetch: origin has no refs/notes/receipts yet: nothing to fetch" in result.err
-    published = repo.run("receipt", "publish")
+    published = repo.receipt("publish")
     assert published.code == 1
     assert "no receipts to publish: refs/notes/receipts does not exist here or on origin" in \
         published.err
@@ -205,7 +205,7 @@ def test_fetch_from_a_remote_without_notes_says_so(repo: Repo) -> None:
 
 def test_check_receipt_publish_pushes_the_notes_without_recursing(repo: Repo) -> None:
     remote = repo.add_remote()
-    assert repo.run("receipt", "install-hook", "--", "--publish", "origin").code == 0
+    assert repo.receipt("install-hook", "--", "--publish", "origin").code == 0
     run_tested(repo)
     pushed = repo.run("git", "push", "origin", "main")
     assert pushed.code == 0, pushed.both

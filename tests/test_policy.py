@@ -33,14 +33,14 @@ def test_ledger_resolution_and_baseline_committed_after_the_run_are_accepted_at_
     project(repo)
     repo.add_remote()
     assert repo.run("pre-commit", "install", "--hook-type", "pre-push").code == 0
-    added = repo.run("receipt", "ledger", "add", "cart rounds down", "--test", "pytest -q")
+    added = repo.receipt("ledger", "add", "cart rounds down", "--test", "pytest -q")
     hypothesis = added.out.strip()
     repo.commit("hypothesis")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
-    resolved = repo.run("receipt", "ledger", "resolve", hypothesis, "--status", "proven",
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
+    resolved = repo.receipt("ledger", "resolve", hypothesis, "--status", "proven",
                         "--evidence", "receipt: 3 passed")
     assert resolved.code == 0, resolved.both
-    assert repo.run("receipt", "skips", "--write-baseline").code == 0
+    assert repo.receipt("skips", "--write-baseline").code == 0
     repo.commit("resolution and baseline")
     pushed = repo.run("git", "push", "origin", "main", timeout=600)
     assert pushed.code == 0, pushed.both
@@ -53,7 +53,7 @@ def test_the_tree_match_needs_only_the_commit(repo: Repo, tmp_path: Path) -> Non
     """A clone that has the commit but not the run's objects gives the same answer."""
     repo.write("assumption-ledger.jsonl", '{"ts":"a"}\n')
     project(repo)
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     repo.commit("ledger after the run", **{"assumption-ledger.jsonl": '{"ts":"a"}\n{"ts":"b"}\n'})
     clone = tmp_path / "ci"
     git(tmp_path, "clone", "-q", "--no-local", str(repo.path), str(clone))
@@ -69,7 +69,7 @@ def test_the_tree_match_needs_only_the_commit(repo: Repo, tmp_path: Path) -> Non
 def test_stale_lists_what_changed_ten_at_most(repo: Repo) -> None:
     repo.write("a-old.txt", "to be deleted\n")
     project(repo)
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     for i in range(12):
         repo.write(f"src/m{i:02}.py", "x\n")
     repo.write("t.py", PASSING_TEST + "# edited\n")
@@ -88,7 +88,7 @@ def test_stale_names_the_receipts_commit_where_the_tested_tree_is_not_here(
         repo: Repo, tmp_path: Path) -> None:
     project(repo)
     repo.write("fix.py", "only in the work tree\n")  # tested, then left out of the commit
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     receipt = json.loads((repo.path / RECEIPT).read_text())
     clone = tmp_path / "ci"
     git(tmp_path, "clone", "-q", "--no-local", str(repo.path), str(clone))
@@ -107,7 +107,7 @@ def test_stale_names_the_receipts_commit_where_the_tested_tree_is_not_here(
 def test_a_config_change_after_the_run_is_stale_and_says_the_policy_changed(
         repo: Repo) -> None:
     project(repo, "require-tests = true")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     head = repo.commit("age limit", **{".receipt-hooks.toml": "max-age = '7d'\n"})
     result = receipt_check(repo.path)
     assert result.code == 3
@@ -119,7 +119,7 @@ def test_a_config_change_after_the_run_is_stale_and_says_the_policy_changed(
 def test_a_config_that_now_counts_an_ignored_path_makes_the_receipt_stale(repo: Repo) -> None:
     project(repo, "ignore = ['assumption-ledger.jsonl', '.receipt-hooks.toml']")
     repo.write("assumption-ledger.jsonl", "")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     repo.commit("ledger after the run", **{"assumption-ledger.jsonl": '{"ts":"x"}\n'})
     assert receipt_check(repo.path).code == 0  # the ledger is bookkeeping
     head = repo.commit("the ledger counts now",
@@ -170,21 +170,21 @@ def test_wrong_trial_refused_and_the_suite_accepted_however_pytest_is_started(
         repo: Repo, hook_repo: tuple[str, str]) -> None:
     pytest_project(repo, hook_repo, "test-command = 'pytest -q'")
     head = repo.git("rev-parse", "HEAD")
-    assert repo.run("receipt", "run", "--", "true").code == 0
+    assert repo.receipt("run", "--", "true").code == 0
     refused = push(repo)
     assert refused.code == 1
     assert (f"wrong trial: {head[:7]}: the receipt ran 'true', the suite is 'pytest -q': run "
             f"'receipt run', then push again") in refused.out
     assert "- exit code: 6" in refused.out
-    narrowed = repo.run("receipt", "run", "--", "pytest", "-k", "total")
+    narrowed = repo.receipt("run", "--", "pytest", "-k", "total")
     assert narrowed.code == 0, narrowed.both
     refused = check_receipt(repo.path)
     assert refused.code == 6
     assert "wrong trial" in refused.out and "ran 'pytest -k total'" in refused.out
-    assert repo.run("receipt", "run", "--", PY, "-m", "pytest").code == 0
+    assert repo.receipt("run", "--", PY, "-m", "pytest").code == 0
     accepted_then_pushed(repo)
     repo.commit("more", **{"test_more.py": "def test_more():\n    assert [1] == [1]\n"})
-    assert repo.run("receipt", "run", "--", ".venv/bin/pytest", "-v", "--color=no").code == 0
+    assert repo.receipt("run", "--", ".venv/bin/pytest", "-v", "--color=no").code == 0
     accepted = push(repo)
     assert accepted.code == 0, accepted.both
     checked = receipt_check(repo.path)
@@ -196,7 +196,7 @@ def test_receipt_run_without_a_command_runs_the_suite(repo: Repo,
                                                      hook_repo: tuple[str, str]) -> None:
     pytest_project(repo, hook_repo, "test-command = ['pytest -q test_cart.py', "
                                     "'pytest -q pay']")
-    ran = repo.run("receipt", "run")
+    ran = repo.receipt("run")
     assert ran.code == 0, ran.both
     assert ran.err.count("receipt: wrote artifacts/test-receipt.json: exit 0") == 2
     assert "2 passed" in ran.out and "1 passed" in ran.out
@@ -209,20 +209,20 @@ def test_a_route_refuses_a_push_touching_its_paths_without_its_commands_receipt(
         repo: Repo, hook_repo: tuple[str, str]) -> None:
     pytest_project(repo, hook_repo, "test-command = 'pytest'", "[[route]]",
                    "paths = '^pay/'", "command = 'pytest pay'")
-    assert repo.run("receipt", "run", "--", "pytest", "pay").code == 0
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run", "--", "pytest", "pay").code == 0
+    assert repo.receipt("run").code == 0
     assert push(repo).code == 0  # a whole new history touches pay/: both receipts needed
     head = repo.commit("pay change", **{"pay/fee.py": "FEE = 3\n"})
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     refused = push(repo)
     assert refused.code == 1
     assert (f"wrong trial: {head[:7]}: the receipt ran 'pytest', the change touches "
             f"pay/fee.py (route '^pay/'), which needs a receipt from 'pytest pay': run "
             f"'receipt run -- pytest pay', then push again") in refused.out
-    assert repo.run("receipt", "run", "--", "pytest", "pay").code == 0
+    assert repo.receipt("run", "--", "pytest", "pay").code == 0
     accepted_then_pushed(repo)
     repo.commit("cart only", **{"cart.py": "X = 1\n"})
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     assert push(repo).code == 0, "a change outside pay/ needs only the suite"
 
 
@@ -231,7 +231,7 @@ def test_an_override_lets_the_push_through_and_is_said_every_time(
     pytest_project(repo, hook_repo, "test-command = 'pytest'")
     head = repo.git("rev-parse", "HEAD")
     assert push(repo).code == 1
-    overridden = repo.run("receipt", "override", "--reason", "INC-42 hotfix, suite runs after")
+    overridden = repo.receipt("override", "--reason", "INC-42 hotfix, suite runs after")
     assert overridden.code == 0, overridden.both
     tree = repo.git("rev-parse", "HEAD^{tree}")
     event = json.loads((repo.path / "assumption-ledger.jsonl").read_text())
@@ -259,11 +259,11 @@ def test_an_override_lets_the_push_through_and_is_said_every_time(
 
 def test_a_fuse_cap_is_refused_then_overridden_with_a_reason_logged(repo: Repo) -> None:
     project(repo, "[fuse]", "max-steps = 3", "budget = 600")
-    within = repo.run("receipt", "fuse", "--", "false")
+    within = repo.receipt("fuse", "--", "false")
     assert within.code == 42
     assert "receipt fuse: step 1/3: false" in within.err  # the cap is the default
     for argv, env in ((["--max-steps", "5"], {}), ([], {"MAX_STEPS": "5"})):
-        refused = repo.run("receipt", "fuse", *argv, "--", "false", env=env)
+        refused = repo.receipt("fuse", *argv, "--", "false", env=env)
         assert refused.code == 1
         assert refused.err == (
             "receipt fuse: --max-steps 5 (cap 3) goes past the cap committed in "
@@ -271,7 +271,7 @@ def test_a_fuse_cap_is_refused_then_overridden_with_a_reason_logged(repo: Repo) 
             "the ledger)\n")
     ledger = repo.path / "assumption-ledger.jsonl"
     before = ledger.read_text().splitlines()
-    overridden = repo.run("receipt", "fuse", "--max-steps", "5", "--budget", "900",
+    overridden = repo.receipt("fuse", "--max-steps", "5", "--budget", "900",
                           "--override", "INC-9 flaky infra, watching it", "--", "false")
     assert overridden.code == 42
     assert ("receipt fuse: --max-steps 5 (cap 3), --budget 900 (cap 600) past the cap in "
@@ -283,4 +283,4 @@ def test_a_fuse_cap_is_refused_then_overridden_with_a_reason_logged(repo: Repo) 
     assert {k: added[0][k] for k in ("who", "what", "why")} == {
         "who": "test@example.invalid", "what": "fuse --max-steps 5 (cap 3), --budget 900 (cap 600)",
         "why": "INC-9 flaky infra, watching it"}
-    assert repo.run("receipt", "ledger", "check").code == 0
+    assert repo.receipt("ledger", "check").code == 0

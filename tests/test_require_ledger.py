@@ -26,7 +26,7 @@ def test_src_change_without_hypothesis_is_refused_then_accepted(repo: Repo) -> N
     assert refused.code == 1
     assert refused.out == (f"src/app.py changed but {LEDGER} gains no hypothesis in this change: "
                            f"write down what you believe is wrong first: {FIX}\n")
-    assert repo.run("receipt", "ledger", "add", "locale", "--test", "pytest -k locale").code == 0
+    assert repo.receipt("ledger", "add", "locale", "--test", "pytest -k locale").code == 0
     repo.git("add", LEDGER)
     accepted = repo.run(HOOK)
     assert accepted.code == 0, accepted.out
@@ -115,7 +115,7 @@ def test_commit_refused_then_accepted_through_the_framework(
     refused = repo.run("git", "commit", "-m", "change src")
     assert refused.code == 1
     assert f"src/app.py changed but {LEDGER} gains no hypothesis" in refused.both
-    added = repo.run("receipt", "ledger", "add", "it prints 0", "--test", "python src/app.py")
+    added = repo.receipt("ledger", "add", "it prints 0", "--test", "python src/app.py")
     assert added.code == 0
     repo.git("add", LEDGER)
     accepted = repo.run("git", "commit", "-m", "change src")

@@ -49,10 +49,10 @@ def _project(repo: Repo, pyproject: str, command: str) -> None:
 def test_a_quiet_passing_suite_is_counted_and_accepted(repo: Repo, addopts: str,
                                                        extra: str) -> None:
     _project(repo, f"[tool.pytest.ini_options]\naddopts = {addopts}\n", f"{PY} -m pytest {extra}")
-    run = repo.run("receipt", "run")
+    run = repo.receipt("run")
     assert run.code == 0, run.both
     assert "2 passed, 0 failed, 1 skipped, 0 errors (pytest)" in run.err
-    check = repo.run("receipt", "check")
+    check = repo.receipt("check")
     assert check.code == 0, check.both
     assert "vouches for this tree" in check.both
 
@@ -60,7 +60,7 @@ def test_a_quiet_passing_suite_is_counted_and_accepted(repo: Repo, addopts: str,
 def test_a_quiet_failing_suite_is_counted_as_failed(repo: Repo) -> None:
     _project(repo, "", f"{PY} -m pytest -qq")
     repo.commit("break", **{"tests__test_calc.py": TESTS.replace("2 * 2 == 4", "2 * 2 == 5")})
-    run = repo.run("receipt", "run")
+    run = repo.receipt("run")
     assert run.code == 1
     assert "1 passed, 1 failed, 1 skipped, 0 errors (pytest)" in run.err
 
@@ -68,8 +68,8 @@ def test_a_quiet_failing_suite_is_counted_as_failed(repo: Repo) -> None:
 def test_a_pytest_that_prints_nothing_countable_says_why_and_how_to_fix(repo: Repo) -> None:
     _project(repo, "[tool.pytest.ini_options]\nconsole_output_style = \"classic\"\n",
              f"{PY} -m pytest -qq")
-    assert repo.run("receipt", "run").code == 0
-    check = repo.run("receipt", "check")
+    assert repo.receipt("run").code == 0
+    check = repo.receipt("check")
     assert check.code == 4, check.both
     assert "pytest printed neither its summary line nor its progress lines" in check.both
     assert "receipt run --junit FILE -- pytest --junitxml=FILE" in check.both

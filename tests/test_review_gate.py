@@ -43,7 +43,7 @@ def project(repo: Repo, config: str | None = CONFIG, *, hook: bool = True) -> st
     head = repo.commit("project")
     repo.add_remote()
     if hook:
-        assert repo.run("receipt", "install-hook").code == 0
+        assert repo.receipt("install-hook").code == 0
     return head
 
 
@@ -65,8 +65,8 @@ def remote_ref(repo: Repo, ref: str) -> str:
 def test_python_O_passes_the_broken_code_and_the_push_is_refused_as_the_wrong_trial(
         repo: Repo) -> None:
     head = project(repo)
-    assert repo.run("receipt", "run").code == 1  # the suite as configured fails
-    ran = repo.run("receipt", "run", "--", "python", "-O", "-m", "pytest", "-q")
+    assert repo.receipt("run").code == 1  # the suite as configured fails
+    ran = repo.receipt("run", "--", "python", "-O", "-m", "pytest", "-q")
     assert ran.code == 0, ran.both
     assert "1 passed" in ran.err
     refused = push(repo)
@@ -96,7 +96,7 @@ def test_every_spelling_of_optimisation_is_not_the_configured_suite(
 def test_a_spelling_of_optimisation_is_refused_by_the_check(repo: Repo) -> None:
     command = SPELLINGS[-1]  # the shell form: its variable is read inside the string
     head = project(repo, hook=False)
-    assert repo.run("receipt", "run", "--", *command).code == 0
+    assert repo.receipt("run", "--", *command).code == 0
     check = receipt_check(repo.path)
     assert check.code == 6, check.both
     assert (f"wrong trial: {head[:7]}: the receipt ran {quoted(shlex.join(command))}, the "
@@ -106,7 +106,7 @@ def test_a_spelling_of_optimisation_is_refused_by_the_check(repo: Repo) -> None:
 def test_an_exported_PYTHONOPTIMIZE_is_recorded_and_read_as_part_of_the_command(
         repo: Repo) -> None:
     head = project(repo, hook=False)
-    ran = repo.run("receipt", "run", env={"PYTHONOPTIMIZE": "1"})
+    ran = repo.receipt("run", env={"PYTHONOPTIMIZE": "1"})
     assert ran.code == 0, ran.both
     data = json.loads((repo.path / RECEIPT).read_text())
     assert data["env"] == {"PYTHONOPTIMIZE": "1"}
@@ -119,8 +119,8 @@ def test_an_exported_PYTHONOPTIMIZE_is_recorded_and_read_as_part_of_the_command(
 
 def test_a_reuse_of_the_suite_does_not_take_an_optimised_receipt(repo: Repo) -> None:
     project(repo, hook=False)
-    assert repo.run("receipt", "run", "--", "python", "-O", "-m", "pytest", "-q").code == 0
-    again = repo.run("receipt", "run", "--reuse", "--", "pytest", "-q")
+    assert repo.receipt("run", "--", "python", "-O", "-m", "pytest", "-q").code == 0
+    again = repo.receipt("run", "--reuse", "--", "pytest", "-q")
     assert again.code == 1, again.both  # it ran, and the broken code failed
     assert "not running it again" not in again.err
     assert "1 failed" in again.out
@@ -128,7 +128,7 @@ def test_a_reuse_of_the_suite_does_not_take_an_optimised_receipt(repo: Repo) -> 
 
 def test_verify_does_not_take_an_optimised_receipt_for_the_suite(repo: Repo) -> None:
     head = project(repo, hook=False)
-    assert repo.run("receipt", "run", "--", "python", "-O", "-m", "pytest", "-q").code == 0
+    assert repo.receipt("run", "--", "python", "-O", "-m", "pytest", "-q").code == 0
     verify = receipt_main(repo.path, "verify", "--rev", "HEAD", "--policy-from", "HEAD")
     assert verify.code == 2, verify.both
     assert f"{head[:7]}: no receipt from 'pytest -q' in refs/notes/receipts" in verify.out
@@ -136,7 +136,7 @@ def test_verify_does_not_take_an_optimised_receipt_for_the_suite(repo: Repo) -> 
 
 def test_without_a_config_an_optimised_run_is_read_as_checking_less(repo: Repo) -> None:
     head = project(repo, config=None, hook=False)
-    assert repo.run("receipt", "run", "--", "python", "-O", "-m", "pytest", "-q").code == 0
+    assert repo.receipt("run", "--", "python", "-O", "-m", "pytest", "-q").code == 0
     check = receipt_check(repo.path)
     assert check.code == 6, check.both
     assert (f"{head[:7]}: 'python -O -m pytest -q' runs only part of the suite (python -O "
@@ -147,14 +147,14 @@ def test_without_a_config_an_optimised_run_is_read_as_checking_less(repo: Repo) 
 
 def test_a_configured_suite_that_optimises_is_satisfied_by_the_same_level(repo: Repo) -> None:
     project(repo, config='test-command = "python -O -m pytest -q"\n', hook=False)
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     ok = receipt_check(repo.path)
     assert ok.code == 0, ok.both
     assert "vouches for this tree (python -O -m pytest -q)" in ok.out
-    assert repo.run("receipt", "run", "--", "env", "PYTHONOPTIMIZE=1", "pytest", "-q").code == 0
+    assert repo.receipt("run", "--", "env", "PYTHONOPTIMIZE=1", "pytest", "-q").code == 0
     same = receipt_check(repo.path)
     assert same.code == 0, same.both
-    assert repo.run("receipt", "run", "--", "python", "-m", "pytest", "-q").code == 1
+    assert repo.receipt("run", "--", "python", "-m", "pytest", "-q").code == 1
 
 
 WRAPPERS = [("timeout", "60"), ("nice",), ("nice", "-n", "5")]
@@ -168,7 +168,7 @@ def test_timeout_and_nice_are_still_the_suite(wrapper: tuple[str, ...]) -> None:
 def test_timeout_still_runs_the_suite_at_push(repo: Repo) -> None:
     head = project(repo)
     passing(repo)
-    assert repo.run("receipt", "run", "--", *WRAPPERS[0], "pytest", "-q").code == 0
+    assert repo.receipt("run", "--", *WRAPPERS[0], "pytest", "-q").code == 0
     pushed = push(repo)
     assert pushed.code == 0, pushed.both
     assert f"{repo.git('rev-parse', 'HEAD')[:7]}: {RECEIPT} vouches for this tree" in pushed.out
@@ -191,8 +191,8 @@ def test_a_run_in_which_every_test_was_skipped_is_refused_at_push(repo: Repo) ->
     repo.write("conftest.py", SKIP_ALL)
     head = repo.commit("every test skipped at run time")
     repo.add_remote()
-    assert repo.run("receipt", "install-hook").code == 0
-    ran = repo.run("receipt", "run")
+    assert repo.receipt("install-hook").code == 0
+    ran = repo.receipt("run")
     assert ran.code == 0, ran.both
     assert "0 passed, 0 failed, 3 skipped" in ran.err
     refused = push(repo)
@@ -208,7 +208,7 @@ def test_a_run_in_which_every_test_was_xfailed_does_not_vouch(repo: Repo) -> Non
     repo.write("tests/test_three.py", THREE)
     repo.write("conftest.py", XFAIL_ALL)
     head = repo.commit("every test expected to fail")
-    ran = repo.run("receipt", "run", "--", "pytest", "-q")
+    ran = repo.receipt("run", "--", "pytest", "-q")
     assert ran.code == 0, ran.both
     assert "3 xfailed" in ran.out
     check = receipt_check(repo.path)
@@ -222,7 +222,7 @@ def test_one_passing_test_beside_skipped_ones_still_vouches(repo: Repo) -> None:
     repo.write("conftest.py", SKIP_ALL.replace("for item in items:",
                                                "for item in items[1:]:"))
     head = repo.commit("one test runs")
-    assert repo.run("receipt", "run", "--", "pytest", "-q").code == 0
+    assert repo.receipt("run", "--", "pytest", "-q").code == 0
     check = receipt_check(repo.path)
     assert check.code == 0, check.both
     assert f"{head[:7]}: {RECEIPT} vouches for this tree" in check.out
@@ -233,7 +233,7 @@ def test_one_passing_test_beside_skipped_ones_still_vouches(repo: Repo) -> None:
 def test_the_plain_hook_lets_the_branch_and_its_notes_through_in_one_push(repo: Repo) -> None:
     project(repo)
     head = passing(repo)
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     pushed = push(repo, "main", "refs/notes/receipts")
     assert pushed.code == 0, pushed.both
     assert f"check-receipt: {head[:7]}: {RECEIPT} vouches for this tree (pytest -q)" \
@@ -248,7 +248,7 @@ def test_the_plain_hook_with_a_push_refspec_for_the_notes(repo: Repo) -> None:
     head = passing(repo)
     repo.git("config", "--add", "remote.origin.push", "refs/heads/main")
     repo.git("config", "--add", "remote.origin.push", "refs/notes/receipts")
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     pushed = repo.run("git", "push", "origin")
     assert pushed.code == 0, pushed.both
     assert f"check-receipt: {head[:7]}: {RECEIPT} vouches for this tree" in pushed.out
@@ -263,7 +263,7 @@ def test_the_plain_hook_with_a_push_refspec_for_the_notes(repo: Repo) -> None:
 def test_the_plain_hook_still_judges_the_branch_pushed_beside_the_notes(repo: Repo) -> None:
     project(repo)
     passing(repo)
-    assert repo.run("receipt", "run").code == 0  # notes for the fixed tree only
+    assert repo.receipt("run").code == 0  # notes for the fixed tree only
     broken = repo.commit("broken again", **{"tests__test_calc.py": TEST})
     refused = push(repo, "refs/notes/receipts", "main")
     assert refused.code == 1, refused.both
@@ -288,7 +288,7 @@ NOTES_FIRST = ("check-receipt: note: the push's first ref, refs/notes/receipts, 
 def test_pre_commit_with_the_notes_first_judges_head_and_says_so(
         repo: Repo, hook_repo: tuple[str, str]) -> None:
     head = _pre_commit(repo, hook_repo)
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     pushed = push(repo, "refs/notes/receipts", "main")
     assert pushed.code == 0, pushed.both
     assert (f"{NOTES_FIRST}; judging HEAD ({head[:7]}), whose commits no remote has"
@@ -300,7 +300,7 @@ def test_pre_commit_with_the_notes_first_judges_head_and_says_so(
 def test_pre_commit_with_the_notes_first_refuses_an_untested_head(
         repo: Repo, hook_repo: tuple[str, str]) -> None:
     _pre_commit(repo, hook_repo)
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     untested = repo.commit("untested", **{"README": "x\n"})
     refused = push(repo, "refs/notes/receipts", "main")
     assert refused.code == 1, refused.both
@@ -313,7 +313,7 @@ def test_pre_commit_with_the_notes_first_refuses_an_untested_head(
 def test_pre_commit_notes_only_push_after_the_branch_judges_no_code(
         repo: Repo, hook_repo: tuple[str, str]) -> None:
     head = _pre_commit(repo, hook_repo)
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     assert push(repo, "main").code == 0
     repo.commit("untested, not pushed", **{"README": "x\n"})
     repo.git("reset", "-q", "--hard", head)  # HEAD is what the remote has
@@ -333,7 +333,7 @@ def test_committing_the_receipt_its_log_and_the_per_command_copy_after_a_run(
     passing(repo)
     repo.write(".gitignore", "__pycache__/\n.pytest_cache/\n")
     repo.commit("artifacts are committed here")
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     committed = repo.commit("the receipt of the run")
     listed = repo.git("show", "--name-only", "--format=", "HEAD").splitlines()
     assert RECEIPT in listed and "artifacts/test-output.log" in listed
@@ -348,7 +348,7 @@ def test_another_file_beside_the_per_command_copies_still_counts(repo: Repo) -> 
     passing(repo)
     repo.write(".gitignore", "__pycache__/\n.pytest_cache/\n")
     repo.commit("artifacts are committed here")
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     repo.write("artifacts/receipts/notes.json", "{}\n")
     later = repo.commit("the receipt of the run, and a file of our own")
     refused = push(repo)
@@ -368,7 +368,7 @@ def test_a_malformed_receipt_is_refused_though_the_per_command_copy_vouches(
         repo: Repo, content: str, why: str) -> None:
     project(repo)
     head = passing(repo)
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     (repo.path / RECEIPT).write_text(content)
     refused = push(repo)
     assert refused.code == 1, refused.both
@@ -384,7 +384,7 @@ def test_a_malformed_receipt_is_refused_though_the_per_command_copy_vouches(
 def test_a_receipt_that_is_a_directory_is_refused_though_the_copy_vouches(repo: Repo) -> None:
     project(repo, hook=False)
     head = passing(repo)
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     (repo.path / RECEIPT).unlink()
     (repo.path / RECEIPT).mkdir()
     check = receipt_check(repo.path)
@@ -396,7 +396,7 @@ def test_a_receipt_that_is_a_directory_is_refused_though_the_copy_vouches(repo: 
 def test_a_missing_receipt_file_still_lets_the_per_command_copy_vouch(repo: Repo) -> None:
     project(repo, hook=False)
     head = passing(repo)
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     (repo.path / RECEIPT).unlink()
     check = receipt_check(repo.path)
     assert check.code == 0, check.both

@@ -32,8 +32,8 @@ def project(repo: Repo, config: str | None = SUITE) -> str:
         repo.write(".receipt-hooks.toml", config)
     head = repo.commit("init")
     repo.add_remote()
-    assert repo.run("receipt", "install-hook").code == 0
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("install-hook").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     pushed = push(repo)
     assert pushed.code == 0, pushed.both
     return head
@@ -66,7 +66,7 @@ def test_an_ignored_uncommitted_config_does_not_judge_the_push(repo: Repo) -> No
     repo.write(".receipt-hooks.toml", SUITE + "ignore = ['t.py', 'src/**']\n")
     repo.write("src/calc.py", "def add(a, b):\n    return a + b\n")
     repo.commit("calc")
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     broken = repo.commit("broken, never tested", **{"src/calc.py": "def add(a, b):\n"
                                                                    "    return a - b\n"})
     refused = push(repo)
@@ -85,7 +85,7 @@ def test_a_branch_pushed_from_another_checkout_is_judged_by_its_own_config(publi
     repo.git("checkout", "-q", "main")
     repo.git("checkout", "-q", "-b", "feat")
     feat = repo.commit("broken", **{"t.py": FAILING_TEST})
-    assert repo.run("receipt", "run", "--", "true").code == 0
+    assert repo.receipt("run", "--", "true").code == 0
     repo.git("checkout", "-q", "weak")
     refused = push(repo, "feat")
     assert refused.code == 1, refused.both
@@ -98,7 +98,7 @@ def test_a_push_that_changes_its_own_policy_says_so_every_time(published: Repo) 
     repo, base = published, published.git("rev-parse", "HEAD")
     narrowed = repo.commit("narrow", **{".receipt-hooks.toml": f"test-command = '{PY} u.py'\n",
                                         "u.py": PASSING_TEST})
-    assert repo.run("receipt", "run", "--", PY, "u.py").code == 0
+    assert repo.receipt("run", "--", PY, "u.py").code == 0
     said = (f"check-receipt: {narrowed[:7]}: the pushed commits change the policy (since "
             f"{base[:7]}): test-command \"{PY} t.py\" -> \"{PY} u.py\"; this check applies the "
             f"pushed "
@@ -108,13 +108,13 @@ def test_a_push_that_changes_its_own_policy_says_so_every_time(published: Repo) 
         assert checked.code == 0 and said in checked.err, checked.both
     repo.git("rm", "-q", ".receipt-hooks.toml")
     deleted = repo.commit("drop the policy")
-    assert repo.run("receipt", "run", "--", PY, "u.py").code == 0
+    assert repo.receipt("run", "--", PY, "u.py").code == 0
     pushed = push(repo)
     assert pushed.code == 0, pushed.both
     assert (f"check-receipt: {deleted[:7]}: the pushed commits change the policy (since "
             f"{base[:7]}): they delete .receipt-hooks.toml") in pushed.err
     quiet = repo.commit("no policy change")
-    assert repo.run("receipt", "run", "--", PY, "u.py").code == 0
+    assert repo.receipt("run", "--", PY, "u.py").code == 0
     assert "change the policy" not in push(repo).err, quiet
 
 
@@ -123,7 +123,7 @@ def test_an_ignore_that_hides_source_is_refused_and_bookkeeping_is_not(published
     repo.write("src/calc.py", "def add(a, b):\n    return a + b\n")
     hides = repo.commit("bookkeeping?", **{".receipt-hooks.toml":
                                            SUITE + "ignore = ['src/**', 'artifacts/**']\n"})
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     refused = push(repo)
     assert refused.code == 1, refused.both
     said = (f"{hides[:7]}: .receipt-hooks.toml ignore [\"src/**\", \"artifacts/**\"] hides "
@@ -134,7 +134,7 @@ def test_an_ignore_that_hides_source_is_refused_and_bookkeeping_is_not(published
     assert checked.code == 6 and said in checked.out
     repo.commit("only bookkeeping", **{
         ".receipt-hooks.toml": SUITE + "ignore = ['assumption-ledger.jsonl', 'artifacts/**']\n"})
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     later = repo.commit("ledger", **{"assumption-ledger.jsonl": ""})
     accepted = push(repo)
     assert accepted.code == 0, accepted.both
@@ -146,13 +146,13 @@ def test_verify_takes_the_policy_from_the_range_base_not_the_pushed_commits(
     repo, base = published, published.git("rev-parse", "HEAD")
     repo.commit("narrow", **{".receipt-hooks.toml": f"test-command = '{PY} u.py'\n",
                              "u.py": PASSING_TEST})
-    assert repo.run("receipt", "run", "--", PY, "u.py").code == 0  # a note for the new suite
+    assert repo.receipt("run", "--", PY, "u.py").code == 0  # a note for the new suite
     by_base = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD")
     assert by_base.code == 2, by_base.both
     assert f"no receipt from '{PY} t.py' in refs/notes/receipts" in by_base.out
     by_head = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD", "--policy-from", "HEAD")
     assert by_head.code == 0, by_head.both
-    bad = repo.run("receipt", "verify", "--rev", "HEAD", "--policy-from", "nosuch")
+    bad = repo.receipt("verify", "--rev", "HEAD", "--policy-from", "nosuch")
     assert bad.code == 1
     assert bad.err == "receipt: --policy-from nosuch: nosuch names no commit here\n"
 
@@ -164,7 +164,7 @@ def test_replace_refs_do_not_change_the_tree_judged(published: Repo) -> None:
     bad = repo.commit("bad", **{"g.txt": "good\n", "t.py": FAILING_TEST})
     repo.git("replace", bad, good)
     repo.git("checkout", "-q", good, "--", ".")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     refused = push(repo)
     assert refused.code == 1, refused.both
     assert f"stale: {bad[:7]} differs from the tested tree in 1 path: M t.py" in refused.out
@@ -178,7 +178,7 @@ def test_a_clean_filter_from_outside_gitattributes_is_refused(published: Repo) -
     repo.git("config", "filter.evil.smudge", "cat")
     repo.write("t.py", PASSING_TEST + "# touched\n")
     repo.commit("innocent")
-    run = repo.run("receipt", "run", "--", PY, "t.py")
+    run = repo.receipt("run", "--", PY, "t.py")
     assert run.code == 1
     assert run.err.startswith("receipt run: git applies a clean filter to t.py (filter=evil) "
                               "from ") and "info/attributes" in run.err
@@ -192,7 +192,7 @@ def test_a_filter_the_repository_commits_is_accepted(published: Repo) -> None:
     repo.git("config", "filter.upper.clean", "cat")
     repo.git("config", "filter.upper.smudge", "cat")
     head = repo.commit("filter", **{".gitattributes": "*.txt filter=upper\n", "a.txt": "a\n"})
-    run = repo.run("receipt", "run", "--", PY, "t.py")
+    run = repo.receipt("run", "--", PY, "t.py")
     assert run.code == 0, run.both
     assert receipt_check(repo.path).out.startswith(f"check-receipt: {head[:7]}: ")
 
@@ -201,10 +201,10 @@ def test_an_override_counts_only_when_committed_and_needs_a_reason(published: Re
     repo = published
     broken = repo.commit("broken", **{"t.py": FAILING_TEST})
     for reason in ("x", "INC-1 x", "1234567890", "two\nlines of reason"):
-        said = repo.run("receipt", "override", "--reason", reason)
+        said = repo.receipt("override", "--reason", reason)
         assert said.code == 1 and said.err.startswith("receipt: override not recorded: --reason")
         assert not (repo.path / "assumption-ledger.jsonl").exists()
-    assert repo.run("receipt", "override", "--reason", "INC-1 hotfix").code == 0
+    assert repo.receipt("override", "--reason", "INC-1 hotfix").code == 0
     refused = push(repo)
     assert refused.code == 1
     assert (f"check-receipt: {broken[:7]}: the override in assumption-ledger.jsonl is not "
@@ -241,13 +241,13 @@ def test_the_missing_hint_names_receipt_run_when_the_suite_is_configured(publish
 
 def test_usage_errors_go_to_stderr_and_odd_names_stay_on_one_line(published: Repo) -> None:
     repo = published
-    unknown = repo.run("receipt", "check", "--rev", "nosuchrev")
+    unknown = repo.receipt("check", "--rev", "nosuchrev")
     assert unknown.code == 1 and unknown.out == ""
     assert unknown.err == "nosuchrev: nothing to check: it names no commit\n"
     repo.commit("odd", **{"new\nline.txt": "a\n"})
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     head = repo.commit("z", **{"new\nline.txt": "b\n"})
-    stale = repo.run("receipt", "check")
+    stale = repo.receipt("check")
     assert stale.code == 3
     assert stale.out.startswith(f'stale: {head[:7]} differs from the tested tree in 1 path: '
                                 f'M "new\\nline.txt"; ')
@@ -262,12 +262,12 @@ def test_a_server_judges_by_its_default_branch_policy_not_the_pushed_one(repo: R
     hook.chmod(0o755)
     repo.write("t.py", PASSING_TEST)
     repo.commit("init", **{".receipt-hooks.toml": SUITE})
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     first = repo.run("git", "push", "-q", "origin", "main", "refs/notes/receipts")
     assert first.code == 0, first.both
     narrowed = repo.commit("narrow", **{".receipt-hooks.toml": f"test-command = '{PY} u.py'\n",
                                         "u.py": PASSING_TEST, "t.py": FAILING_TEST})
-    assert repo.run("receipt", "run", "--", PY, "u.py").code == 0
+    assert repo.receipt("run", "--", PY, "u.py").code == 0
     refused = repo.run("git", "push", "--no-verify", "origin", "main", "refs/notes/receipts")
     assert refused.code != 0
     assert f"remote: {narrowed[:7]}: no receipt from '{PY} t.py' in refs/notes/receipts" \

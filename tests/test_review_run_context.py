@@ -55,8 +55,8 @@ def _good_elsewhere(repo: Repo) -> Path:
 def test_a_run_in_a_subdirectory_is_refused_at_push(repo: Repo) -> None:
     _project(repo)
     repo.add_remote()
-    assert repo.run("receipt", "install-hook").code == 0
-    ran = repo.run("receipt", "run", "--", *SUITE, cwd=repo.path / "tests/unit")
+    assert repo.receipt("install-hook").code == 0
+    ran = repo.receipt("run", "--", *SUITE, cwd=repo.path / "tests/unit")
     assert ran.code == 0, ran.both
     assert "the command ran in tests/unit, not at the repository root" in ran.err
     assert _receipt(repo)["cwd"] == "tests/unit"
@@ -68,7 +68,7 @@ def test_a_run_in_a_subdirectory_is_refused_at_push(repo: Repo) -> None:
 
 def test_a_run_in_a_subdirectory_is_narrowing_without_a_config(repo: Repo) -> None:
     _project(repo, config=False)
-    assert repo.run("receipt", "run", "--", *SUITE, cwd=repo.path / "tests/unit").code == 0
+    assert repo.receipt("run", "--", *SUITE, cwd=repo.path / "tests/unit").code == 0
     checked = receipt_check(repo.path)
     assert checked.code == 6, checked.both
     assert "runs only part of the suite (runs in tests/unit;" in checked.out
@@ -76,7 +76,7 @@ def test_a_run_in_a_subdirectory_is_narrowing_without_a_config(repo: Repo) -> No
 
 def test_receipt_run_alone_runs_the_configured_suite_from_the_root(repo: Repo) -> None:
     _project(repo)
-    ran = repo.run("receipt", "run", cwd=repo.path / "tests/unit")
+    ran = repo.receipt("run", cwd=repo.path / "tests/unit")
     assert ran.code == 1, ran.both
     assert "1 passed, 1 failed" in ran.err
     assert "cwd" not in _receipt(repo)  # it ran at the root
@@ -85,7 +85,7 @@ def test_receipt_run_alone_runs_the_configured_suite_from_the_root(repo: Repo) -
     assert "the recorded run failed (exit_code 1" in checked.out
     repo.write("tests/int/test_i.py", GOOD)  # the whole suite passes: accepted
     repo.commit("fixed")
-    assert repo.run("receipt", "run", cwd=repo.path / "tests/unit").code == 0
+    assert repo.receipt("run", cwd=repo.path / "tests/unit").code == 0
     checked = receipt_check(repo.path)
     assert checked.code == 0, checked.both
     assert "vouches for this tree (pytest -q -p no:cacheprovider)" in checked.out
@@ -94,7 +94,7 @@ def test_receipt_run_alone_runs_the_configured_suite_from_the_root(repo: Repo) -
 def test_a_subdirectory_run_that_returns_to_the_root_is_the_suite(repo: Repo) -> None:
     repo.write("tests/test_u.py", GOOD)
     repo.commit("suite")
-    ran = repo.run("receipt", "run", "cd .. && pytest -q -p no:cacheprovider",
+    ran = repo.receipt("run", "cd .. && pytest -q -p no:cacheprovider",
                    cwd=repo.path / "tests")
     assert ran.code == 0, ran.both
     checked = receipt_check(repo.path)
@@ -129,14 +129,14 @@ def test_a_run_in_another_directory_does_not_vouch(repo: Repo, command: tuple[st
     repo.write(".receipt-hooks.toml", CONFIG)
     repo.commit("broken")
     _good_elsewhere(repo)
-    assert repo.run("receipt", "run", "--", *command).code == 0
+    assert repo.receipt("run", "--", *command).code == 0
     checked = receipt_check(repo.path)
     assert checked.code == 6, checked.both
     assert "wrong trial: " in checked.out
     assert "the suite is 'pytest -q -p no:cacheprovider'" in checked.out
     (repo.path / ".receipt-hooks.toml").unlink()  # with no config, it is narrowing
     repo.commit("no config")
-    assert repo.run("receipt", "run", "--", *command).code == 0
+    assert repo.receipt("run", "--", *command).code == 0
     checked = receipt_check(repo.path)
     assert checked.code == 6, checked.both
     assert "runs only part of the suite (runs in ../good;" in checked.out
@@ -187,7 +187,7 @@ def test_a_configured_command_that_changes_directory_is_accepted(repo: Repo) -> 
     repo.write(".receipt-hooks.toml",
                'test-command = "cd pkg && pytest -q -p no:cacheprovider"\n')
     repo.commit("suite in pkg")
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     checked = receipt_check(repo.path)
     assert checked.code == 0, checked.both
 
@@ -196,7 +196,7 @@ def test_receipt_run_outside_the_work_tree_is_refused(repo: Repo) -> None:
     repo.write("tests/test_bad.py", BAD)
     repo.commit("broken")
     good = _good_elsewhere(repo)
-    ran = repo.run("receipt", "run", "--", *SUITE, cwd=good,
+    ran = repo.receipt("run", "--", *SUITE, cwd=good,
                    env={"GIT_DIR": str(repo.path / ".git"), "GIT_WORK_TREE": str(repo.path)})
     assert ran.code == 1
     assert ran.err == (f"receipt run: the current directory {good} is outside the work tree "
@@ -219,8 +219,8 @@ def _addopts_project(repo: Repo, *, config: bool) -> None:
 def test_exported_pytest_addopts_is_recorded_and_refused(repo: Repo) -> None:
     _addopts_project(repo, config=True)
     repo.add_remote()
-    assert repo.run("receipt", "install-hook").code == 0
-    ran = repo.run("receipt", "run", "--", *SUITE, env={"PYTEST_ADDOPTS": "-k test_ok"})
+    assert repo.receipt("install-hook").code == 0
+    ran = repo.receipt("run", "--", *SUITE, env={"PYTEST_ADDOPTS": "-k test_ok"})
     assert ran.code == 0, ran.both
     assert _receipt(repo)["env"] == {"PYTEST_ADDOPTS": "-k test_ok"}
     pushed = repo.run("git", "push", "origin", "main")
@@ -232,7 +232,7 @@ def test_exported_pytest_addopts_is_recorded_and_refused(repo: Repo) -> None:
 
 def test_exported_pytest_addopts_is_narrowing_without_a_config(repo: Repo) -> None:
     _addopts_project(repo, config=False)
-    assert repo.run("receipt", "run", "--", *SUITE, env={"PYTEST_ADDOPTS": "-k ok"}).code == 0
+    assert repo.receipt("run", "--", *SUITE, env={"PYTEST_ADDOPTS": "-k ok"}).code == 0
     checked = receipt_check(repo.path)
     assert checked.code == 6, checked.both
     assert "runs only part of the suite (-k (in PYTEST_ADDOPTS);" in checked.out
@@ -242,7 +242,7 @@ def test_harmless_exported_pytest_addopts_still_vouches(repo: Repo) -> None:
     repo.write("tests/test_ok.py", GOOD)
     repo.write(".receipt-hooks.toml", CONFIG)
     repo.commit("suite")
-    ran = repo.run("receipt", "run", env={"PYTEST_ADDOPTS": "-v --color=no"})
+    ran = repo.receipt("run", env={"PYTEST_ADDOPTS": "-v --color=no"})
     assert ran.code == 0, ran.both
     data = json.loads((repo.path / "artifacts/test-receipt.json").read_text())
     assert "env" in data and schemas.validate(schemas.RECEIPT_V2, data) == []
@@ -275,7 +275,7 @@ def test_override_ini_narrows_unless_it_only_changes_the_report(
         repo: Repo, option: str, narrows: bool) -> None:
     repo.write("tests/test_ok.py", GOOD)
     repo.commit("suite")
-    assert repo.run("receipt", "run", "--", *SUITE, "-o", option).code == 0
+    assert repo.receipt("run", "--", *SUITE, "-o", option).code == 0
     checked = receipt_check(repo.path)
     assert checked.code == (6 if narrows else 0), checked.both
     assert ("runs only part of the suite (-o;" in checked.out) is narrows

@@ -67,16 +67,16 @@ def _project(repo: Repo) -> None:
 def test_a_passing_run_with_harmless_flags_vouches_for_the_tree(repo: Repo,
                                                                 flags: list[str]) -> None:
     _project(repo)
-    assert repo.run("receipt", "run", "--", PY, "-m", "pytest", "-q", *flags).code == 0
-    check = repo.run("receipt", "check")
+    assert repo.receipt("run", "--", PY, "-m", "pytest", "-q", *flags).code == 0
+    check = repo.receipt("check")
     assert check.code == 0, check.both
     assert "vouches for this tree" in check.both
 
 
 def test_a_run_that_selects_tests_is_still_the_wrong_trial(repo: Repo) -> None:
     _project(repo)
-    assert repo.run("receipt", "run", "--", PY, "-m", "pytest", "-q", "-x",
+    assert repo.receipt("run", "--", PY, "-m", "pytest", "-q", "-x",
                     "-k", "test_a").code == 0
-    check = repo.run("receipt", "check")
+    check = repo.receipt("check")
     assert check.code == 6, check.both
     assert "-k" in check.both

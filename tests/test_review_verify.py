@@ -43,7 +43,7 @@ def project(repo: Repo, *options: str) -> tuple[Path, str]:
     repo.write("t.py", PASSING_TEST)
     repo.write(".receipt-hooks.toml", SUITE)
     base = repo.commit("init")
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     pushed = push(repo, "main", NOTES)
     assert pushed.code == 0, pushed.both
     return remote, base
@@ -76,7 +76,7 @@ def pushed(repo: Repo) -> tuple[Path, str]:
 def overridden_untested_commit(repo: Repo) -> str:
     """An untested commit whose own ledger holds the override that lets it through."""
     repo.commit("untested", b="1\n")
-    assert repo.run("receipt", "override", "--reason", REASON).code == 0
+    assert repo.receipt("override", "--reason", REASON).code == 0
     repo.git("add", "assumption-ledger.jsonl")
     repo.git("commit", "-q", "--amend", "--no-edit")
     return repo.git("rev-parse", "HEAD")
@@ -135,7 +135,7 @@ def test_a_server_whose_head_names_no_branch_refuses_and_asks_for_policy_from(
     remote, _base = pushed(repo)
     git(remote, "symbolic-ref", "HEAD", "refs/heads/master")
     repo.commit("narrower run", b="1\n")
-    assert repo.run("receipt", "run", "--", PY, "-c", "print('=== 1 passed ===')").code == 0
+    assert repo.receipt("run", "--", PY, "-c", "print('=== 1 passed ===')").code == 0
     refused = push(repo, "main", NOTES)
     assert refused.code != 0, refused.both
     assert ("remote: receipt verify: no policy: the default branch HEAD names refs/heads/master, "
@@ -149,7 +149,7 @@ def test_the_first_push_into_an_empty_server_says_no_policy_exists_yet(repo: Rep
     server(repo)
     repo.write("t.py", PASSING_TEST)
     repo.commit("init")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     first = push(repo, "main", NOTES)
     assert first.code == 0, first.both
     assert ("remote: receipt verify: note: the repository has no branch yet, so no committed "
@@ -165,8 +165,8 @@ def ci_clone_of_a_pr_that_drops_its_policy(repo: Repo) -> Repo:
     repo.git("checkout", "-q", "-b", "pr")
     repo.git("rm", "-q", ".receipt-hooks.toml")
     repo.commit("drop the policy", b="1\n")
-    assert repo.run("receipt", "run", "--", PY, "-c", "print('=== 1 passed ===')").code == 0
-    assert repo.run("receipt", "publish").code == 0
+    assert repo.receipt("run", "--", PY, "-c", "print('=== 1 passed ===')").code == 0
+    assert repo.receipt("publish").code == 0
     server(repo, "--policy-from", "refs/heads/main")
     assert push(repo, "pr").code != 0  # the server judges by main: refused
     remote = repo.path.parent / (repo.path.name + "-remote.git")
@@ -183,18 +183,18 @@ def ci_clone_of_a_pr_that_drops_its_policy(repo: Repo) -> Repo:
 def test_verify_head_and_rev_judge_by_the_remotes_default_branch(published: Repo) -> None:
     ci = ci_clone_of_a_pr_that_drops_its_policy(published)
     for how in (("--head",), ("--rev", "HEAD")):
-        judged = ci.run("receipt", "verify", *how)
+        judged = ci.receipt("verify", *how)
         assert judged.code == 2, (how, judged.both)
         assert judged.out.startswith(f"{ci.git('rev-parse', '--short=7', 'HEAD')}: no receipt "
                                      f"from '{PY} t.py' in {NOTES}"), how
-    named = ci.run("receipt", "verify", "--head", "--policy-from", "HEAD")  # explicit: trusted
+    named = ci.receipt("verify", "--head", "--policy-from", "HEAD")  # explicit: trusted
     assert named.code == 0, named.both
 
 
 def test_verify_head_without_a_trusted_policy_refuses_in_one_line(repo: Repo) -> None:
     repo.write("t.py", PASSING_TEST)
     repo.commit("base")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     for how in ((), ("--head",), ("--rev", "HEAD"), ("--range", "..HEAD")):
         refused = receipt_main(repo.path, "verify", *how)
         assert refused.code == 1 and refused.out == "", (how, refused.both)
@@ -223,8 +223,8 @@ def test_a_push_cannot_delete_the_servers_notes(published: Repo) -> None:
     remote, _base = pushed(repo)
     notes = git(remote, "rev-parse", NOTES)
     repo.commit("tested", b="1\n")
-    assert repo.run("receipt", "run").code == 0
-    assert repo.run("receipt", "publish").code == 0
+    assert repo.receipt("run").code == 0
+    assert repo.receipt("publish").code == 0
     refused = push(repo, "main", f":{NOTES}")
     assert refused.code != 0, refused.both
     assert (f"remote: receipt verify: push refused: it would delete {NOTES}, the receipts this "
@@ -267,7 +267,7 @@ def test_a_push_cannot_rewrite_the_notes_or_drop_a_note(published: Repo) -> None
     assert git(remote, "rev-parse", NOTES) == notes
     repo.git("update-ref", NOTES, notes)  # a fast-forward that adds: fine
     repo.commit("tested", b="1\n")
-    assert repo.run("receipt", "run").code == 0
+    assert repo.receipt("run").code == 0
     added = push(repo, "main", NOTES)
     assert added.code == 0, added.both
 
@@ -280,10 +280,10 @@ def test_fetch_and_publish_say_plainly_when_the_remotes_notes_cannot_be_merged(
     git(remote, "update-ref", NOTES, blob)  # damaged on the server, past any hook
     said = (f"origin's {NOTES} is a blob, not a notes commit: nothing merged; its receipts are "
             f"gone or damaged there")
-    fetched = repo.run("receipt", "fetch")
+    fetched = repo.receipt("fetch")
     assert fetched.code == 1 and fetched.err.startswith(f"receipt: {said}"), fetched.both
     assert "merged into ours" not in fetched.err
-    published = repo.run("receipt", "publish")
+    published = repo.receipt("publish")
     assert published.code == 1 and published.err.startswith(f"receipt: {said}"), published.both
     assert len(published.err.splitlines()) == 1
 
@@ -294,8 +294,8 @@ def test_publish_names_the_servers_refusal_not_gits_hint(published: Repo) -> Non
     (remote / "hooks" / "pre-receive").write_text(
         "#!/bin/sh\necho 'receipt verify: push refused: closed for the night' >&2\nexit 1\n")
     repo.commit("tested", b="1\n")
-    assert repo.run("receipt", "run").code == 0
-    published = repo.run("receipt", "publish")
+    assert repo.receipt("run").code == 0
+    published = repo.receipt("publish")
     assert published.code == 1, published.both
     assert published.err.startswith(f"receipt: origin refused {NOTES} after its notes were "
                                     f"merged into ours: remote: receipt verify: push refused: "

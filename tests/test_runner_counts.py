@@ -76,7 +76,7 @@ def test_passing_pytest_printing_other_runners_failures_is_accepted(repo: Repo) 
     body = "".join(f"    print({line!r})\n" for line in lines)
     repo.write("test_log.py", f"def test_a():\n{body}\ndef test_b():\n    pass\n")
     repo.commit("tests that log")
-    ran = repo.run("receipt", "run", "--", PY, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider")
+    ran = repo.receipt("run", "--", PY, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider")
     assert ran.code == 0, ran.both
     assert "--- FAIL: TestX" in (repo.path / "artifacts/test-output.log").read_text()
     tests = json.loads((repo.path / "artifacts/test-receipt.json").read_text())["tests"]
@@ -95,7 +95,7 @@ def test_node_test_runner_is_recognised_end_to_end(repo: Repo) -> None:
     fake.chmod(0o755)
     repo.commit("init")
     env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
-    ran = repo.run("receipt", "run", "--", "node", "--test", env=env)
+    ran = repo.receipt("run", "--", "node", "--test", env=env)
     assert ran.code == 1
     assert "1 passed, 1 failed, 2 skipped, 0 errors (node)" in ran.err
     checked = repo.run("check-receipt")
@@ -114,7 +114,7 @@ def test_node_test_runner_is_recognised_end_to_end(repo: Repo) -> None:
 def test_a_shell_string_that_can_hide_a_failure_is_refused(repo: Repo, command: str,
                                                           why: str) -> None:
     repo.commit("init")
-    refused = repo.run("receipt", "run", command)
+    refused = repo.receipt("run", command)
     assert refused.code == 1
     lines = refused.err.strip().splitlines()
     assert len(lines) == 1, refused.err
@@ -124,13 +124,13 @@ def test_a_shell_string_that_can_hide_a_failure_is_refused(repo: Repo, command: 
 
 def test_nested_sh_dash_c_is_refused_and_sh_dash_ec_is_recorded_honestly(repo: Repo) -> None:
     repo.commit("init")
-    refused = repo.run("receipt", "run", "--", "sh", "-c", "false; echo '3 passed in 0.1s'")
+    refused = repo.receipt("run", "--", "sh", "-c", "false; echo '3 passed in 0.1s'")
     assert refused.code == 1
     assert "join the commands with '&&'" in refused.err
-    honest = repo.run("receipt", "run", "--", "sh", "-ec", "false; echo '3 passed in 0.1s'")
+    honest = repo.receipt("run", "--", "sh", "-ec", "false; echo '3 passed in 0.1s'")
     assert honest.code == 1
     assert json.loads((repo.path / "artifacts/test-receipt.json").read_text())["exit_code"] == 1
     assert check_receipt(repo.path).code == 4
-    chained = repo.run("receipt", "run", "false && echo '3 passed in 0.1s'")
+    chained = repo.receipt("run", "false && echo '3 passed in 0.1s'")
     assert chained.code == 1
     assert check_receipt(repo.path).code == 4

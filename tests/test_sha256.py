@@ -44,7 +44,7 @@ def test_receipt_run_and_check_receipt(repo256: Sha256Repo) -> None:
     repo256.write("t.py", PASSING_TEST)
     head = repo256.commit("tests")
     assert len(head) == 64
-    ran = repo256.run("receipt", "run", "--", PY, "t.py")
+    ran = repo256.receipt("run", "--", PY, "t.py")
     assert ran.code == 0, ran.both
     data = json.loads((repo256.path / "artifacts/test-receipt.json").read_text())
     assert schemas.validate(schemas.RECEIPT_V2, data) == []  # run no longer validates it
@@ -61,7 +61,7 @@ def test_unborn_branch_run_compares_with_the_sha256_empty_tree(repo256: Sha256Re
     (repo256.path / ".gitignore").unlink()
     (repo256.path / ".git/info").mkdir(exist_ok=True)
     (repo256.path / ".git/info/exclude").write_text("artifacts/\n")
-    ran = repo256.run("receipt", "run", "--", PY, "-c", "print('1 passed in 0.01s')")
+    ran = repo256.receipt("run", "--", PY, "-c", "print('1 passed in 0.01s')")
     assert ran.code == 0, ran.both
     assert "(uncommitted changes)" not in ran.err
     data = json.loads((repo256.path / "artifacts/test-receipt.json").read_text())
@@ -73,11 +73,11 @@ def test_plain_pre_push_hook_and_a_deletion(repo256: Sha256Repo) -> None:
     repo256.write("t.py", PASSING_TEST)
     repo256.commit("tests")
     repo256.add_remote()
-    assert repo256.run("receipt", "install-hook").code == 0
+    assert repo256.receipt("install-hook").code == 0
     refused = repo256.run("git", "push", "origin", "main")
     assert refused.code == 1
     assert "no receipt at artifacts/test-receipt.json" in refused.both
-    assert repo256.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo256.receipt("run", "--", PY, "t.py").code == 0
     accepted = repo256.run("git", "push", "origin", "main", "main:old")
     assert accepted.code == 0, accepted.both
     repo256.commit("untested", x="1\n")  # a deletion has nothing to vouch for: not refused

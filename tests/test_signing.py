@@ -43,7 +43,7 @@ def test_a_signed_receipt_is_v2_and_accepted_by_its_signer(repo: Repo, tmp_path:
     ci = keypair(tmp_path, "ci")
     signers = allowed(tmp_path, ("ci@example.invalid", ci))
     signing_repo(repo, ci)
-    ran = repo.run("receipt", "run", "--sign", "--", PY, "t.py")
+    ran = repo.receipt("run", "--sign", "--", PY, "t.py")
     assert ran.code == 0, ran.both
     data = json.loads((repo.path / RECEIPT).read_text())
     assert data["schema"] == "receipt-hooks/receipt/v2"
@@ -53,7 +53,7 @@ def test_a_signed_receipt_is_v2_and_accepted_by_its_signer(repo: Repo, tmp_path:
     result = check_receipt(repo.path, "--allowed-signers", str(signers),
                       "--require-signer", "^ci@")
     assert result.code == 0, result.both
-    verified = repo.run("receipt", "verify", "--policy-from", "HEAD",
+    verified = repo.receipt("verify", "--policy-from", "HEAD",
                         "--allowed-signers", str(signers))
     assert verified.code == 0, verified.both  # the note carries the signature too
 
@@ -63,7 +63,7 @@ def test_unsigned_receipt_refused_when_signatures_are_required(repo: Repo,
     ci = keypair(tmp_path, "ci")
     signers = allowed(tmp_path, ("ci@example.invalid", ci))
     signing_repo(repo, ci)
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     assert "signature" not in json.loads((repo.path / RECEIPT).read_text())
     assert check_receipt(repo.path).code == 0  # unsigned receipts check without a signer policy
     result = check_receipt(repo.path, "--allowed-signers", str(signers))
@@ -76,7 +76,7 @@ def test_foreign_signer_refused(repo: Repo, tmp_path: Path) -> None:
     ci, agent = keypair(tmp_path, "ci"), keypair(tmp_path, "agent")
     signers = allowed(tmp_path, ("ci@example.invalid", ci))
     signing_repo(repo, agent)
-    assert repo.run("receipt", "run", "--sign", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--sign", "--", PY, "t.py").code == 0
     result = check_receipt(repo.path, "--allowed-signers", str(signers))
     assert result.code == 6
     assert f"is signed by a key that {signers} does not list" in result.out
@@ -86,7 +86,7 @@ def test_signer_outside_the_required_pattern_refused(repo: Repo, tmp_path: Path)
     ci, dev = keypair(tmp_path, "ci"), keypair(tmp_path, "dev")
     signers = allowed(tmp_path, ("ci@example.invalid", ci), ("dev@example.invalid", dev))
     signing_repo(repo, dev)
-    assert repo.run("receipt", "run", "--sign", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--sign", "--", PY, "t.py").code == 0
     assert check_receipt(repo.path, "--allowed-signers", str(signers)).code == 0
     result = check_receipt(repo.path, "--allowed-signers", str(signers),
                       "--require-signer", "^ci@")
@@ -99,7 +99,7 @@ def test_a_signed_receipt_edited_afterwards_is_refused(repo: Repo, tmp_path: Pat
     ci = keypair(tmp_path, "ci")
     signers = allowed(tmp_path, ("ci@example.invalid", ci))
     signing_repo(repo, ci)
-    assert repo.run("receipt", "run", "--sign", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--sign", "--", PY, "t.py").code == 0
     repo.git("update-ref", "-d", "refs/notes/receipts")
     path = repo.path / RECEIPT
     data = json.loads(path.read_text())
@@ -118,7 +118,7 @@ def test_default_allowed_signers_from_git_and_sign_in_the_config(repo: Repo,
     signing_repo(repo, ci)
     repo.write(".receipt-hooks.toml", "sign = true\nrequire-tests = true\n")
     repo.commit("config")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     assert "signature" in json.loads((repo.path / RECEIPT).read_text())
     missing = check_receipt(repo.path, "--allowed-signers")
     assert missing.code == 1
@@ -132,7 +132,7 @@ def test_default_allowed_signers_from_git_and_sign_in_the_config(repo: Repo,
 def test_signing_without_a_key_writes_an_unsigned_receipt_and_says_why(repo: Repo) -> None:
     repo.write("t.py", PASSING_TEST)
     repo.commit("tests")
-    result = repo.run("receipt", "run", "--sign", "--", PY, "t.py")
+    result = repo.receipt("run", "--sign", "--", PY, "t.py")
     assert result.code == 0
     assert "git's gpg.format is not ssh" in result.err
     assert "the receipt is written unsigned" in result.err

@@ -27,7 +27,7 @@ def test_listed_key_whose_options_forbid_it_is_off_policy_not_tampering(
         repo: Repo, tmp_path: Path, options: str) -> None:
     ci = keypair(tmp_path, "ci")
     signing_repo(repo, ci)
-    assert repo.run("receipt", "run", "--sign", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--sign", "--", PY, "t.py").code == 0
     signers = restricted_signers(tmp_path, ci, options)
     result = repo.run("check-receipt", "--allowed-signers", str(signers))
     assert result.code == 6, result.both
@@ -40,7 +40,7 @@ def test_an_edited_receipt_signed_by_an_unlisted_key_reads_as_edited(repo: Repo,
                                                                    tmp_path: Path) -> None:
     ci, other = keypair(tmp_path, "ci"), keypair(tmp_path, "other")
     signing_repo(repo, other)
-    assert repo.run("receipt", "run", "--sign", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--sign", "--", PY, "t.py").code == 0
     receipt = repo.path / "artifacts" / "test-receipt.json"
     data = json.loads(receipt.read_text())
     data["duration_s"] = data["duration_s"] + 1

@@ -61,7 +61,7 @@ def test_closing_lines_are_counted(runner: str, output: str,
 def test_closing_lines_are_counted_into_the_receipt(
         repo: Repo, runner: str, output: str, expected: tuple[int, int, int, int, int]) -> None:
     repo.commit("init")
-    repo.run("receipt", "run", "--", *_script(output))
+    repo.receipt("run", "--", *_script(output))
     tests = json.loads((repo.path / "artifacts/test-receipt.json").read_text())["tests"]
     passed, failed, skipped, errors, total = expected
     assert tests == {"runner": runner, "passed": passed, "failed": failed, "skipped": skipped,
@@ -70,7 +70,7 @@ def test_closing_lines_are_counted_into_the_receipt(
 
 def test_output_without_a_summary_counts_nothing(repo: Repo) -> None:
     repo.commit("init")
-    repo.run("receipt", "run", "--", PY, "-c", "print('all tests passed, trust me')")
+    repo.receipt("run", "--", PY, "-c", "print('all tests passed, trust me')")
     data = json.loads((repo.path / "artifacts/test-receipt.json").read_text())
     assert data["tests"] is None
     assert check_receipt(repo.path).code == 0  # not counted is not "zero counted"...

@@ -22,7 +22,7 @@ ZEROS = "0" * 40
 
 def commit_tested(repo: Repo, name: str) -> str:
     head = repo.commit(f"tested {name}", **{name: "1\n"})
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     return head
 
 
@@ -54,7 +54,7 @@ def test_range_with_an_untested_commit_in_the_middle_is_refused_with_its_id(repo
 def test_verify_reads_only_the_notes_and_the_same_policy(repo: Repo) -> None:
     repo.write("t.py", PASSING_TEST)
     repo.commit("base")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     ok = receipt_main(repo.path, "verify", "--head", "--policy-from", "HEAD")
     assert ok.code == 0 and ok.out == f"receipt verify: 1 commit(s) vouched for by {NOTES}\n"
     off = receipt_main(repo.path, "verify", "--require-command", "^make",
@@ -78,7 +78,7 @@ def test_github_annotations_and_step_summary(repo: Repo, tmp_path: Path) -> None
     base, first, untested, _last = history(repo)
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
-    result = repo.run("receipt", "verify", "--range", f"{base}..HEAD",
+    result = repo.receipt("verify", "--range", f"{base}..HEAD",
                       env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
     assert result.code == 2
     assert f"::error title=receipt missing::{untested[:7]}: no receipt in {NOTES}" in result.out
@@ -96,7 +96,7 @@ def test_github_annotations_and_step_summary(repo: Repo, tmp_path: Path) -> None
 
 def test_a_bad_range_is_one_line_and_exit_1(repo: Repo) -> None:
     repo.commit("base")
-    result = repo.run("receipt", "verify", "--range", "nosuch..HEAD")
+    result = repo.receipt("verify", "--range", "nosuch..HEAD")
     assert result.code == 1
     assert result.err.startswith("receipt: ") and "Traceback" not in result.err
 
@@ -131,7 +131,7 @@ def test_server_refuses_a_no_verify_push_of_an_untested_commit(repo: Repo) -> No
     assert "pre-receive hook declined" in refused.err
     assert git(remote, "for-each-ref") == ""
     # the tested commit, with its notes in the same push, over the local path
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     accepted = repo.run("git", "push", "origin", "main", NOTES)
     assert accepted.code == 0, accepted.both
     assert git(remote, "rev-parse", "main") == repo.git("rev-parse", "HEAD")
@@ -142,13 +142,13 @@ def test_server_over_file_url_with_notes_already_there_and_deletions(repo: Repo)
     repo.git("remote", "set-url", "origin", f"file://{remote}")
     repo.write("t.py", PASSING_TEST)
     repo.commit("base")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     assert repo.run("git", "push", "origin", "main", NOTES).code == 0
     repo.git("checkout", "-q", "-b", "side")
     repo.commit("untested side", s="1\n")
     refused = repo.run("git", "push", "--no-verify", "origin", "side")
     assert refused.code != 0 and "no receipt in refs/notes/receipts" in refused.err
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
     # notes first, branch later: the server reads the notes it already has
     assert repo.run("git", "push", "origin", NOTES).code == 0
     accepted = repo.run("git", "push", "origin", "side")
@@ -194,8 +194,8 @@ def test_attest_prints_an_in_toto_statement_for_the_commit(repo: Repo) -> None:
 
     repo.write("t.py", PASSING_TEST)
     head = repo.commit("tests")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 0
-    result = repo.run("receipt", "attest")
+    assert repo.receipt("run", "--", PY, "t.py").code == 0
+    result = repo.receipt("attest")
     assert result.code == 0, result.both
     doc = json.loads(result.out)
     jsonschema.validate(doc, STATEMENT_LAYOUT)
@@ -217,14 +217,14 @@ def test_attest_a_failed_run_and_refuse_an_untested_commit(repo: Repo) -> None:
 
     repo.write("t.py", "import sys\nprint('=== 1 failed, 2 passed in 0.01s ===')\nsys.exit(1)\n")
     repo.commit("failing")
-    assert repo.run("receipt", "run", "--", PY, "t.py").code == 1
-    failed = repo.run("receipt", "attest")
+    assert repo.receipt("run", "--", PY, "t.py").code == 1
+    failed = repo.receipt("attest")
     assert failed.code == 0
     doc = json.loads(failed.out)
     jsonschema.validate(doc, STATEMENT_LAYOUT)
     assert doc["predicate"]["result"] == "FAILED"
     repo.commit("untested", x="1\n")
-    none = repo.run("receipt", "attest")
+    none = repo.receipt("attest")
     assert none.code == 2 and none.out == ""
     assert "receipt attest: nothing to attest: no receipt was taken on the tree of" in none.err
 
