@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import re
 
+from hooks.skips.needles import literals
 from hooks.skips.rules import RULE_TITLES
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
@@ -60,7 +61,15 @@ def _names_for(path: str) -> list[str]:
     base = path.rsplit("/", 1)[-1]
     ext = base.rsplit(".", 1)[-1].lower() if "." in base else ""
     return [name for name, (_m, extensions, paths) in FILES.items()
-            if ext in extensions or (paths and re.search(paths, path))]
+            if ext in extensions or (paths and _may_match(paths, path))]
+
+
+def _may_match(pattern: str, path: str) -> bool:
+    # the needle check first: most paths rule a pack out without compiling its pattern
+    needles = literals(pattern)
+    if needles is not None and not any(n in path for n in needles):
+        return False
+    return re.search(pattern, path) is not None
 
 
 def packs_for(path: str) -> list[Pack]:

@@ -272,9 +272,11 @@ def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Conten
                  enabled: frozenset[str]) -> list[tuple[Hit, FileScan]]:
     """The per-line HITS net of what the change removes, plus the change-level rules."""
     live = [f for f in files if not f.diff.deleted]
-    from hooks.skips.respelled import respelled_skips
+    found = _net_new(files, hits)
+    if found:  # the common commit has no line hit: it need not import what weighs them
+        from hooks.skips.respelled import respelled_skips
 
-    found = _entries_of_new_lists(files, respelled_skips(files, _net_new(files, hits)))
+        found = _entries_of_new_lists(files, respelled_skips(files, found))
     if not REMOVED_ASSERTION.opt_in or REMOVED_ASSERTION.id in enabled:
         found += _removed_assertions(live, contents)
     if not RENAMED_TEST.opt_in or RENAMED_TEST.id in enabled:

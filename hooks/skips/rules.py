@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from collections.abc import Sequence
 
-from hooks.skips.needles import required_literals
+from hooks.skips.needles import literals
 
 RULE_TITLES = {
     "SKP001": "a skip",
@@ -114,7 +114,7 @@ class Rule:
         """Literal substrings, one of which every match contains (from the regex's own parse
         tree); None when there is none to rely on."""
         if self._needles is False:
-            self._needles = required_literals(self.source)
+            self._needles = literals(self.source)
         return self._needles if isinstance(self._needles, tuple) else None
 
     @property
