@@ -75,3 +75,56 @@ def test_a_pattern_outside_the_table_is_parsed() -> None:
     assert literals(r"\bxit\s*\(") == ("xit",)
     assert literals(r"(?i)skip") is None
 
+
+LONG = "".join(f"line {n}\n" for n in range(40))
+# (before, after): long hunks read in bulk, short ones line by line, "\ No newline" markers
+SHAPES = {
+    "new.py": (None, LONG),
+    "new_no_eol.py": (None, LONG.rstrip("\n")),
+    "replaced.py": (LONG, LONG.replace("line 3\n", "".join(f"new {n}\n" for n in range(30)))),
+    "shortened.py": (LONG, "".join(f"line {n}\n" for n in range(10))),
+    "eol_dropped.py": (LONG, LONG.rstrip("\n") + " changed"),
+    "few.py": ("a\nb\nc\n", "a\nB\nc\nd\n"),
+}
+
+
+def test_the_diff_reader_gives_every_added_and_removed_line_in_bulk_and_line_by_line(
+        repo: Repo) -> None:
+    from hooks.core.diff import diff
+
+    for name, (before, _after) in SHAPES.items():
+        if before is not None:
+            repo.write(name, before)
+    repo.commit("before")
+    for name, (_before, after) in SHAPES.items():
+        repo.write(name, after)
+    repo.git("add", "-A")
+    os.chdir(repo.path)
+    try:
+        diffs = {d.path: d for d in diff(None, None)}
+    finally:
+        os.chdir(SOURCE_ROOT)
+    for name, (before, after) in SHAPES.items():
+        numbers, text = diffs[name].added_lines()
+        added = text.decode().split("\n") if numbers else []
+        after_lines = after.splitlines()
+        # each added line is the line at its number in the new file ...
+        assert [after_lines[n - 1] for n in numbers] == added, name
+        # ... and every line the new file has and the old one does not is among them
+        old = before.splitlines() if before is not None else []
+        assert set(after_lines) - set(old) <= set(added), name
+        removed = [line.decode() for _, line in diffs[name].removed]
+        assert set(old) - set(after_lines) <= set(removed), name
+        assert set(removed) <= set(old), name
+
+
+def test_a_long_hunk_of_interleaved_changes_is_read_line_by_line() -> None:
+    # -U0 hunks are removals then additions; one that is not is read line by line
+    from hooks.core.diff import parse_diff
+
+    body = "".join(f"-old {n}\n+new {n}\n" for n in range(20))
+    [parsed] = parse_diff(f"--- a/x.py\n+++ b/x.py\n@@ -1,20 +1,20 @@\n{body}".encode())
+    numbers, text = parsed.added_lines()
+    assert list(zip(numbers, text.split(b"\n"))) == [(1 + n, f"new {n}".encode())
+                                                     for n in range(20)]
+    assert parsed.removed == [(1 + n, f"old {n}".encode()) for n in range(20)]

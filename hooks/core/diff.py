@@ -6,23 +6,37 @@ file names exactly as git stores them (C-quoted names decoded, odd bytes kept).
 
 from __future__ import annotations
 
+from collections import deque
+from itertools import chain
+from itertools import islice
+
 from hooks.core.git import diff_spec
 from hooks.core.git import run
+
+BULK_HUNK = 16  # added lines from which a hunk is read in bulk
 
 
 class FileDiff:
     """What a change does to one file: the lines it adds (new line numbers) and removes."""
 
-    __slots__ = ("added", "created", "deleted", "old_path", "path", "removed", "submodule")
+    __slots__ = ("added_runs", "created", "deleted", "old_path", "path", "removed", "submodule")
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.old_path: str | None = None  # the name before a rename
-        self.added: list[tuple[int, bytes]] = []
+        # (first line number, the added lines from there joined by newlines): a new file's
+        # thousand lines are one run, never a thousand objects
+        self.added_runs: list[tuple[int, bytes]] = []
         self.removed: list[tuple[int, bytes]] = []  # (new-side line the removal sits at, text)
         self.deleted = False
         self.created = False
         self.submodule = False
+
+    def added_lines(self) -> tuple[list[int], bytes]:
+        """The added lines' numbers, and the lines themselves joined by newlines."""
+        numbers = list(chain.from_iterable(range(first, first + text.count(b"\n") + 1)
+                                           for first, text in self.added_runs))
+        return numbers, b"\n".join(text for _, text in self.added_runs)
 
 
 def _unquote(raw: bytes) -> str:
@@ -81,9 +95,11 @@ def parse_diff(out: bytes) -> list[FileDiff]:
     new_line = 0
     in_hunk = False
     renamed_from: str | None = None
-    for line in out.split(b"\n"):
+    lines = out.split(b"\n")
+    numbered = enumerate(lines)
+    for index, line in numbered:
         if in_hunk and current is not None and line[:1] == b"+":  # the hot path: added lines
-            current.added.append((new_line, line[1:]))
+            current.added_runs.append((new_line, line[1:]))
             new_line += 1
             continue
         if line.startswith(b"diff --git "):
@@ -127,15 +143,62 @@ def parse_diff(out: bytes) -> list[FileDiff]:
                 continue
             if line.startswith(b"@@ ") and current is not None:
                 header = line.split(b" ")
-                new = header[2]  # +start[,count]
-                new_line = int(new[1:].split(b",")[0])
-                in_hunk = True
+                new_line = int(header[2][1:].split(b",")[0])  # +start[,count]
+                # a long hunk (a new file) in bulk; a short one line by line costs less
+                taken = _whole_hunk(lines, index + 1, header, new_line, current) \
+                    if _count(header[2]) >= BULK_HUNK else 0
+                if taken:  # step over the lines it read, in C
+                    deque(islice(numbered, taken), maxlen=0)
+                else:
+                    in_hunk = True
             continue
         if current is None:
             continue
         if line.startswith(b"+"):
-            current.added.append((new_line, line[1:]))
+            current.added_runs.append((new_line, line[1:]))
             new_line += 1
         elif line.startswith(b"-"):
             current.removed.append((max(new_line, 1), line[1:]))
     return files
+
+
+def _count(field: bytes) -> int:
+    """A hunk range's line count: ``start,count``, or ``start`` alone for one line."""
+    _, comma, count = field.partition(b",")
+    return int(count) if comma else 1
+
+
+def _whole_hunk(lines: list[bytes], at: int, header: list[bytes], new_line: int,
+                into: FileDiff) -> int:
+    """A zero-context hunk in bulk: its header's counts of removed then added lines, each run
+    checked in C to start with its sign. How many lines it took; 0 when the hunk is not
+    that shape (context lines), for the line-by-line reading."""
+    removed_count, added_count = _count(header[1]), _count(header[2])
+    end = at + removed_count
+    removed = _signed_run(lines[at:end], removed_count, b"-")
+    if end < len(lines) and lines[end][:1] == b"\\":
+        end += 1  # "\ No newline at end of file" after the last removed line
+    added = _signed_run(lines[end:end + added_count], added_count, b"+")
+    end += added_count
+    if end < len(lines) and lines[end][:1] == b"\\":
+        end += 1
+    if removed is None or added is None:
+        return 0
+    if removed_count:
+        position = max(new_line, 1)
+        into.removed += [(position, line) for line in removed.split(b"\n")]
+    if added_count:
+        into.added_runs.append((new_line, added))
+    return end - at
+
+
+def _signed_run(lines: list[bytes], count: int, sign: bytes) -> bytes | None:
+    """COUNT lines that each start with SIGN, joined without their signs; None otherwise."""
+    if len(lines) != count:
+        return None
+    if not lines:
+        return b""
+    block = b"\n".join(lines)
+    if block[:1] != sign or block.count(b"\n" + sign) != count - 1:
+        return None
+    return block[1:].replace(b"\n" + sign, b"\n")

@@ -86,16 +86,22 @@ class FileScan:
         the needle check. ``hits`` then confirms each on the lexed line. Opt-in rules run
         only when ENABLED names them."""
         found: list[tuple[int, str, Pack, Rule]] = []
-        added = [(n, t) for n, t in added if len(t) <= MAX_LINE]
-        everything = "\n".join(t for _, t in added)
+        texts = [t for _, t in added]
+        if texts and max(map(len, texts)) > MAX_LINE:
+            added = [(n, t) for n, t in added if len(t) <= MAX_LINE]
+            texts = [t for _, t in added]
+        everything = "\n".join(texts)
         for pack in self.packs:
-            # a rule whose needles appear nowhere in the change is out for the whole file
-            checks = [(rule, needles) for rule in pack.rules
+            wanted = [(rule, pack.needles_of(rule) or ("",)) for rule in pack.rules
                       if not (rule.files and not rule.files.search(self.path))
                       and not (rule.opt_in and rule.id not in enabled)
-                      and not (rule.tests_only and not pack.is_test_file(self.path))
-                      for needles in [pack.needles_of(rule) or ("",)]
-                      if any(n in everything for n in needles)]
+                      and not (rule.tests_only and not pack.is_test_file(self.path))]
+            # a rule whose needles appear nowhere in the change is out for the whole file;
+            # each distinct needle is looked for once (rules share them)
+            present = {n for n in {n for _, needles in wanted for n in needles}
+                       if n in everything}
+            checks = [(rule, needles) for rule, needles in wanted
+                      if not present.isdisjoint(needles)]
             if not checks:
                 continue
             added_at = dict(added) if any(r.body_start for r, _ in checks) else {}
@@ -115,9 +121,9 @@ class FileScan:
                     lines = [(n, t) for n, t in lines if search(t)]
                 if rule.body_start is not None:  # most often the next line decides
                     start = rule.body_start
-                    below = [(n, t, added_at.get(n + 1, "").strip()) for n, t in lines]
-                    lines = [(n, t) for n, t, first in below
-                             if (start(first) if first else _may_start(start, added_at, n))]
+                    lines = [(n, t) for n, t in lines
+                             if (start(first) if (first := added_at.get(n + 1, "").strip())
+                                 else _may_start(start, added_at, n))]
                 matched += [(n, index, t, rule) for n, t in lines]
             matched.sort(key=lambda m: (m[0], m[1]))
             found += [(number, raw, pack, rule) for number, _, raw, rule in matched]
@@ -226,8 +232,8 @@ def scan_diffs(diffs: Sequence[FileDiff], contents: Contents, merged: Contents |
         if packs:
             # one decode for the file: no byte sequence spans a newline, so it equals
             # decoding each line
-            numbers, raws = zip(*diff.added) if diff.added else ((), ())
-            added = list(zip(numbers, b"\n".join(raws).decode("utf-8", "replace").split("\n")))
+            numbers, text = diff.added_lines()
+            added = list(zip(numbers, text.decode("utf-8", "replace").split("\n")))
             todo.append(ChangedFile(diff, packs, added))
     if merged is not None:
         theirs = merged([f.diff.path for f in todo])
