@@ -251,7 +251,8 @@ def bench_agent_hook(root: Path, runs: int) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--only", choices=("verify", "agent-hook"), help="run one group of rows")
+    parser.add_argument("--only", choices=("verify", "agent-hook", "skips"),
+                        help="run one group of rows")
     parser.add_argument("--keep", metavar="DIR", help="with --only verify: build the "
                                                       "repositories in DIR, kept")
     args = parser.parse_args(argv)
@@ -267,6 +268,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="receipt-bench-") as tmp:
         if args.only == "agent-hook":
             bench_agent_hook(Path(tmp), args.runs)
+            return 0
+        if args.only == "skips":
+            bench_commit_stage(Path(tmp), args.runs)
+            bench_large_change(Path(tmp), args.runs)
             return 0
         bench_receipts(Path(tmp), args.runs)
         bench_verify(Path(tmp), args.runs)
