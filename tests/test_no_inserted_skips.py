@@ -345,3 +345,20 @@ def test_worktree_and_submodule(repo: Repo, tmp_path: Path) -> None:
     in_worktree = repo.run(HOOK, cwd=worktree)
     assert in_worktree.code == 1
     assert "tests/test_w.py:2:5: SKP004 assertion that cannot fail" in in_worktree.out
+
+
+@pytest.mark.parametrize(("config", "env"), [
+    (("diff.interHunkContext", "3"), {}),       # joins nearby hunks with context between
+    (("diff.suppressBlankEmpty", "true"), {"GIT_DIFF_OPTS": "-u3"}),  # overrides -U0
+])
+def test_a_users_diff_settings_do_not_hide_a_skip_or_move_its_line(
+        repo: Repo, config: tuple[str, str], env: dict[str, str]) -> None:
+    repo.commit("base", **{"test_a.py": "import pytest\nX = 1\n\n\ndef test_a():\n"
+                                        "    assert X == 1\n"})
+    repo.git("config", *config)
+    repo.write("test_a.py", "import pytest\nX = 2\n\n\n@pytest.mark.skip\ndef test_a():\n"
+                            "    assert X == 1\n")
+    repo.git("add", "-A")
+    result = repo.run(HOOK, env=env)
+    assert result.code == 1
+    assert "test_a.py:5:" in result.out and "SKP001" in result.out, result.out

@@ -84,9 +84,11 @@ def diff(base: str | None, target: str | None) -> list[FileDiff]:
 def diff_output(base: str | None, target: str | None) -> bytes:
     """git's raw -U0 diff of the change: empty exactly when the change touches nothing (a
     mode change, an empty new file or a pure rename still prints its header lines)."""
-    return run("-c", "core.quotepath=on", "diff", "-U0", "-M", "--no-color", "--no-ext-diff",
-               "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", *diff_spec(base, target),
-               "--")
+    # --inter-hunk-context=0 overrides a user's diff.interHunkContext, which would join nearby
+    # hunks with context lines between them
+    return run("-c", "core.quotepath=on", "diff", "-U0", "--inter-hunk-context=0", "-M",
+               "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
+               "--dst-prefix=b/", *diff_spec(base, target), "--")
 
 
 def parse_diff(out: bytes) -> list[FileDiff]:

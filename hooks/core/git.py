@@ -50,9 +50,12 @@ class NotAGitRepository(GitError):
 def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment every git call of ours runs in: ENV (default ours) with replace refs
     off. ``git replace BAD GOOD`` would otherwise make every call see GOOD's tree where the
-    push sends BAD's; the remote and every fresh clone see BAD."""
+    push sends BAD's; the remote and every fresh clone see BAD. No GIT_DIFF_OPTS."""
     merged = dict(os.environ if env is None else env)
     merged["GIT_NO_REPLACE_OBJECTS"] = "1"
+    # GIT_DIFF_OPTS=-u3 would override a diff's -U0: context lines in what must be the
+    # added and removed lines only
+    merged.pop("GIT_DIFF_OPTS", None)
     return merged
 
 
