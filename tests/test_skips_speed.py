@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from conftest import SOURCE_ROOT
 from conftest import Repo
 
@@ -99,11 +100,9 @@ def test_the_diff_reader_gives_every_added_and_removed_line_in_bulk_and_line_by_
     for name, (_before, after) in SHAPES.items():
         repo.write(name, after)
     repo.git("add", "-A")
-    os.chdir(repo.path)
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(repo.path)
         diffs = {d.path: d for d in diff(None, None)}
-    finally:
-        os.chdir(SOURCE_ROOT)
     for name, (before, after) in SHAPES.items():
         numbers, text = diffs[name].added_lines()
         added = text.decode().split("\n") if numbers else []
@@ -116,6 +115,10 @@ def test_the_diff_reader_gives_every_added_and_removed_line_in_bulk_and_line_by_
         removed = [line.decode() for _, line in diffs[name].removed]
         assert set(old) - set(after_lines) <= set(removed), name
         assert set(removed) <= set(old), name
+    # where each removal sits: the new-side line it was removed at, as git's hunk says
+    assert [n for n, _ in diffs["replaced.py"].removed] == [4]
+    assert [n for n, _ in diffs["shortened.py"].removed] == [10] * 30
+    assert [n for n, _ in diffs["few.py"].removed] == [2]
 
 
 def test_a_long_hunk_of_interleaved_changes_is_read_line_by_line() -> None:
@@ -128,3 +131,20 @@ def test_a_long_hunk_of_interleaved_changes_is_read_line_by_line() -> None:
     assert list(zip(numbers, text.split(b"\n"))) == [(1 + n, f"new {n}".encode())
                                                      for n in range(20)]
     assert parsed.removed == [(1 + n, f"old {n}".encode()) for n in range(20)]
+
+
+@pytest.mark.parametrize(("source", "matching"), [
+    (r"ab{,2}cd", "acd"),         # {,n}: none at all is a match
+    (r"ab{0,2}cd", "acd"),
+    (r"x\ay", "x\ay"),            # \a is the bell, not "a"
+    (r"skip\s*\(", "skip("),
+    (r"(?:xit|xdescribe)\(", "xdescribe("),
+])
+def test_every_match_of_a_regex_holds_one_of_its_needles(source: str, matching: str) -> None:
+    import re
+
+    from hooks.skips.needles import required_literals
+
+    assert re.search(source, matching)
+    needles = required_literals(source)
+    assert needles is None or any(n in matching for n in needles), needles

@@ -19,7 +19,7 @@ from __future__ import annotations
 # lookarounds, optional items). ``+`` after a literal or group keeps it but ends the run.
 _Seq = list[object]
 _ZERO_WIDTH_OR_CLASS = set("bBAZzdDwWsS")
-_ESCAPED_CONTROL = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v"}
+_ESCAPED_CONTROL = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 
 
 class _Unsupported(Exception):
@@ -68,10 +68,12 @@ class _Parser:
             end = self.s.find("}", self.i)
             body = self.s[self.i + 1:end] if end > 0 else ""
             parts = body.split(",")
-            if end > 0 and 1 <= len(parts) <= 2 and parts[0].isdigit() and \
+            # {m}, {m,}, {m,n}, and {,n}: zero to n
+            if end > 0 and 1 <= len(parts) <= 2 and (parts[0].isdigit() or (
+                    parts[0] == "" and len(parts) == 2 and parts[1].isdigit())) and \
                     all(p.isdigit() or p == "" for p in parts[1:]):
                 self.i = end + 1
-                low = int(parts[0])
+                low = int(parts[0] or "0")
                 self.last_quantifier_exact = body == "1"
             else:
                 return 1, True  # a literal '{', read by atom() next time round
