@@ -204,6 +204,16 @@ def copied(template: Path, where: Path) -> Repo:
     return repo
 
 
+def built_template(tmp_path_factory: pytest.TempPathFactory,
+                   build: Callable[[Repo], object]) -> Path:
+    """A repository (artifacts/ ignored) that BUILD sets up, and any remote it adds, in a
+    directory of their own: a module-scoped fixture's template for ``copied``."""
+    repo = Repo(tmp_path_factory.mktemp("published") / "repo")
+    repo.write(".gitignore", "artifacts/\n__pycache__/\n")
+    build(repo)
+    return repo.path.parent
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Repo:
     r = Repo(tmp_path / "repo")

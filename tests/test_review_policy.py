@@ -16,6 +16,7 @@ from conftest import FAILING_TEST
 from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import Result
+from conftest import built_template
 from conftest import copied
 from conftest import receipt_check
 from conftest import receipt_main
@@ -46,10 +47,7 @@ def push(repo: Repo, *refs: str) -> Result:
 @pytest.fixture(scope="module")
 def published_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """project() with the suite's config, built once per module and copied for each test."""
-    repo = Repo(tmp_path_factory.mktemp("published") / "repo")
-    repo.write(".gitignore", "artifacts/\n__pycache__/\n")
-    project(repo)
-    return repo.path.parent
+    return built_template(tmp_path_factory, project)
 
 
 @pytest.fixture
