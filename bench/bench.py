@@ -1,6 +1,6 @@
 """Whole-process timings of receipt-hooks against its peers, side by side in one run.
 
-    python bench/bench.py [--runs N]
+    python bench/bench.py [--runs N] [--write-docs docs/performance.md]
 
 Each row runs two commands alternately N times in the same throwaway repository and prints
 their medians and the ratio. Run it with the venv that has receipt-hooks and pre-commit-hooks
@@ -255,7 +255,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="run one group of rows")
     parser.add_argument("--keep", metavar="DIR", help="with --only verify: build the "
                                                       "repositories in DIR, kept")
+    parser.add_argument("--write-docs", metavar="PAGE",
+                        help="also put the rows, as printed, into PAGE between its bench "
+                             "markers (docs/performance.md quotes the bench, never a feeling)")
     args = parser.parse_args(argv)
+    if args.write_docs:
+        return _into_page(Path(args.write_docs), [a for a in (argv or sys.argv[1:])
+                                                  if not a.startswith("--write-docs")
+                                                  and a != args.write_docs])
     if args.only == "verify":
         if args.keep:
             bench_verify(Path(args.keep), args.runs)
@@ -281,6 +288,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_fuse(Path(tmp), args.runs)
         bench_agent_hook(Path(tmp), args.runs)
     return 0
+
+
+BEGIN, END = "<!-- bench:begin -->\n", "<!-- bench:end -->"
+
+
+def _into_page(page: Path, argv: list[str]) -> int:
+    """Run the bench with ARGV, print its rows, and replace PAGE's block with them."""
+    import io
+    import platform
+    from contextlib import redirect_stdout
+
+    rows = io.StringIO()
+
+    class Tee(io.TextIOBase):
+        def write(self, text: str) -> int:
+            rows.write(text)
+            sys.__stdout__.write(text)
+            sys.__stdout__.flush()
+            return len(text)
+
+    with redirect_stdout(Tee()):
+        code = main(argv)
+    text = page.read_text(encoding="utf-8")
+    when = time.strftime("%Y-%m-%d", time.gmtime())
+    said = (f"`python bench/bench.py {' '.join(argv)}`".replace(" `", "`") +
+            f" on {when}, {platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}:\n\n```\n{rows.getvalue().rstrip()}\n```\n")
+    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+    page.write_text(text[:start] + said + text[end:], encoding="utf-8")
+    return code
 
 
 if __name__ == "__main__":
