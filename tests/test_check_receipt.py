@@ -20,11 +20,12 @@ PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
 
 
-def commit_and_run(repo: Repo, script: str = PASSING_TEST) -> str:
-    """Commit a test script and run it through receipt run; returns the commit id."""
+def commit_and_run(repo: Repo, script: str = PASSING_TEST, exits: int = 0) -> str:
+    """Commit a test script and run it through receipt run, which exits with the script's own
+    code (EXITS); returns the commit id."""
     repo.write("t.py", script)
     head = repo.commit("tests")
-    assert repo.receipt("run", "--", PY, "t.py").code in (0, 1)
+    assert repo.receipt("run", "--", PY, "t.py").code == exits
     return head
 
 
@@ -117,7 +118,8 @@ def test_dirty_run_then_committed_exactly_is_valid(repo: Repo) -> None:
 
 
 def test_failed_run_exits_4(repo: Repo) -> None:
-    head = commit_and_run(repo, "import sys; print('1 failed, 1 passed in 0.1s'); sys.exit(1)")
+    head = commit_and_run(repo, "import sys; print('1 failed, 1 passed in 0.1s'); sys.exit(1)",
+                          exits=1)
     result = check(repo)
     assert result.code == 4
     lines = result.out.splitlines()
@@ -231,7 +233,7 @@ def test_narrowing_flags_are_off_policy_unless_allowed(repo: Repo) -> None:
 
 
 def test_several_problems_are_all_printed_and_the_first_in_order_wins(repo: Repo) -> None:
-    commit_and_run(repo, "import sys; print('1 failed in 0.1s'); sys.exit(1)")
+    commit_and_run(repo, "import sys; print('1 failed in 0.1s'); sys.exit(1)", exits=1)
     repo.commit("later", x="1\n")
     result = check(repo, "--require-command", "^npm")
     assert result.code == 3  # stale comes before failed (4) and off policy (6)
