@@ -74,15 +74,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     patterns = [re.compile(p) for p in
                 args.paths or policy.get("hypothesis-paths") or [DEFAULT_PATHS]]
     if found.is_empty:
-        from hooks.ledger.gate import check_whole_ledger
+        from hooks.ledger.gate import findings_in_ledger
 
-        findings = check_whole_ledger(ledger) if os.path.lexists(ledger) else []
+        findings = findings_in_ledger(ledger) if os.path.lexists(ledger) else []
     elif (ledger in found.paths or any(r.search(p) for p in found.paths for r in patterns)
           or found.differs_from_published(ledger)):
-        from hooks.ledger.gate import check_change
+        from hooks.ledger.gate import findings_in_change
 
         on_disk = None if found.is_range else _work_tree_ledger(git.repo_paths().root, ledger)
-        findings = check_change(found, ledger, patterns, on_disk=on_disk,
+        findings = findings_in_change(found, ledger, patterns, on_disk=on_disk,
                                 comments_need_hypothesis=bool(
                                     policy.get("hypothesis-for-comments", False)))
     else:

@@ -120,7 +120,7 @@ def _check(_args: argparse.Namespace, path: str, shown: str) -> int:
     if not os.path.lexists(path):
         print(f"{shown}: no ledger yet; 'receipt ledger add' creates it")
         return 0
-    problems = store.check_file(path, shown, store.memo_dir())
+    problems = store.invalid_lines(path, shown, store.memo_dir())
     if problems:
         from hooks.core.output import Finding
         from hooks.core.output import print_findings

@@ -71,7 +71,7 @@ def describe_paths(paths: Sequence[str]) -> str:
     return shown + (f" (and {len(paths) - 3} more)" if len(paths) > 3 else "")
 
 
-def check_change(change: Change, ledger: str, patterns: Sequence[re.Pattern[str]], *,
+def findings_in_change(change: Change, ledger: str, patterns: Sequence[re.Pattern[str]], *,
                  on_disk: bytes | None = None, comments_need_hypothesis: bool = False,
                  ) -> list[Finding]:
     """Every finding for CHANGE. ON_DISK is the ledger in the work tree when the change is the
@@ -128,9 +128,9 @@ def _has_new_hypothesis(staged: bytes, on_disk: bytes | None) -> bool:
                and lines.kind_of(line.entry) == "hypothesis" for line in extra)
 
 
-def check_whole_ledger(ledger: str) -> list[Finding]:
+def findings_in_ledger(ledger: str) -> list[Finding]:
     try:
-        problems = store.check_file(ledger, ledger, store.memo_dir())
+        problems = store.invalid_lines(ledger, ledger, store.memo_dir())
     except store.LedgerError as e:
         return [Finding(str(e), 1, "unreadable", path=ledger)]
     return [Finding(text, 1, "invalid-line", path=ledger, line=number)

@@ -78,7 +78,7 @@ def read_as_committed(path: str) -> bytes:
         return data
 
 
-def check_file(path: str, shown: str, memo_dir: str | None = None) -> list[tuple[int, str]]:
+def invalid_lines(path: str, shown: str, memo_dir: str | None = None) -> list[tuple[int, str]]:
     """(line, message) for every problem in the ledger at PATH; the message names the line.
 
     With MEMO_DIR, a prefix of the file already found valid (same bytes, same schema) is not
