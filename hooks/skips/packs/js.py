@@ -29,6 +29,7 @@ PACK = Pack(
               r"|throws|throwsAsync|notThrows|notThrowsAsync|regex|notRegex|snapshot|fail|pass"
               r"|assert|ok|notOk|equal|same|match|rejects|resolves|error)\s*\(",
     test_definition=r"^\s*(it|test|specify)\s*\(",
+    replacement=r"\bwaitFor\w*\s*\(|\.(?:rejects|resolves)\b|\btoThrow\w*\s*\(",
     rules=[
         Rule("SKP001", "test or suite skipped with .skip",
              rf"\b{_BLOCKS}{_CHAIN}{_DOT}skip\b",

@@ -12,6 +12,10 @@ PACK = Pack(
               r"|(?<![\w.])fail\s*\(",
     test_definition=r"^\s*@(?:Test|ParameterizedTest|RepeatedTest)\b"
                     r"|^\s*public\s+void\s+test\w*\s*\(",  # JUnit 3: collected by its name
+    # the raising and polling forms (Kotlin's assertFailsWith<E> { }, kotest's
+    # shouldThrow<E> { }, AssertJ, Awaitility), which take a block, not only a call
+    replacement=r"\b(?:assert\w*|expectThrows|shouldThrow\w*|should\w*|assertFailsWith"
+                r"|untilAsserted|until|eventually|await)\s*(?:<[^>]*>)?\s*[({]",
     rules=[
         Rule("SKP001", "test disabled (@Disabled, @Ignore, enabled = false)",
              r"@(?:Disabled|Ignore)\b|@Test\s*\(\s*enabled\s*=\s*false\b"

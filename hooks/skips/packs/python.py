@@ -34,6 +34,9 @@ PACK = Pack(
               r"(?:assert\w*|fail|raises|warns|deprecated_call|check\w*|verify\w*)\s*\()"
               r"|\bzip\s*\(.*\bstrict\s*=\s*True\b",  # zip(strict=True) checks the lengths
     test_definition=r"^\s*(async\s+)?def\s+test\w*\s*\(|^\s*class\s+Test\w*",
+    # an assert counts only inside a test function: not in a helper or a mock deleted
+    function_definition=r"^\s*(?:async\s+)?def\s+\w+|^\s*class\s+\w+",
+    replacement=r"\b(?:eventually|wait_until|wait_for|poll\w*|retry_until)\s*\(",
     rules=[
         Rule("SKP001", "test skipped with pytest.mark.skip",
              r"(?<![\w.])(?:pytest\.)?mark\.skip\b(?!if)",

@@ -11,6 +11,9 @@ PACK = Pack(
     test_module=r"#\[cfg\(test\)\]",  # a src/ file's unit tests: production code above it
     assertion=r"\b(?:assert|assert_eq|assert_ne|debug_assert\w*)!\s*\(",
     test_definition=r"^\s*#\[(?:tokio::)?test\b",
+    # any assert macro (assert_matches!, prop_assert!), a project's assert_* helper,
+    # should_panic, an explicit panic!
+    replacement=r"\b\w*assert\w*!\s*[(\[{]|\bassert_\w+\s*\(|#\[should_panic\b|\bpanic!\s*\(",
     rules=[
         Rule("SKP001", "test ignored with #[ignore]", r"#\[\s*ignore\b",
              "#[test]\n#[ignore]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n",
