@@ -141,6 +141,36 @@ QUIET = [  # (class, change): a user would not want any of these reported
                           "    assert r == 1\n",
                           "def test_a():\n    r = f()\n    assert r == 1\n\n\n"
                           "def test_x():\n    g()\n")}),
+    ("SKP001: a Java test converted to Kotlin keeps its @Ignore, respelled @Disabled",
+     {"src/test/java/a/PayTest.java": (
+         "package a;\n\nimport org.junit.Ignore;\nimport org.junit.Test;\n\n"
+         "public class PayTest {\n    @Ignore(\"flaky\")\n    @Test\n    public void pays() {\n"
+         "        assertEquals(1, pay());\n    }\n}\n", None),
+      "src/test/kotlin/a/PayTest.kt": (
+          None, "package a\n\nimport org.junit.jupiter.api.Disabled\n"
+                "import org.junit.jupiter.api.Test\n\nclass PayTest {\n"
+                "    @Disabled(\"flaky\")\n    @Test\n    fun pays() {\n"
+                "        assertEquals(1, pay())\n    }\n}\n")}),
+    ("SKP006: a rustdoc example holds #[test]", added(
+        "src/lib.rs", "/// Runs the suite.\n///\n/// ```\n/// #[test]\n"
+                      "/// fn it_works() { assert!(run()); }\n/// ```\npub fn run() -> bool {\n"
+                      "    true\n}\n")),
+    ("SKP006: a Javadoc example holds @Test", added(
+        "src/test/java/PayTest.java", "class PayTest {\n  /**\n   * Write tests like:\n"
+                                      "   * @Test\n   * void pays() {}\n   */\n"
+                                      "  void x() {}\n}\n")),
+    ("SKP008: allow_failure is a third-party action's input", added(
+        ".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - uses: some/action@v1\n"
+                                    "        with:\n          allow_failure: true\n"
+                                    "      - run: pytest\n")),
+    ("SKP008: cargo hack's --skip drops a feature from a compile check", added(
+        ".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: cargo hack check"
+                                    " --feature-powerset --skip nightly\n")),
+    ("SKP008: set +e only to read PIPESTATUS, the step exits with it", added(
+        ".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: |\n          set +e\n"
+                                    "          pytest -q | tee out.txt\n"
+                                    "          status=${PIPESTATUS[0]}\n          set -e\n"
+                                    "          exit $status\n")),
     ("Ruby: a skip inside a heredoc is text", added(
         "test/spec_a.rb", "it 'reads' do\n  text = <<~EOS\n    skip 'later'\n  EOS\n"
                           "  assert_equal 1, parse(text)\nend\n")),
@@ -226,6 +256,34 @@ FLAGGED = [  # (class, change, path:line, rule id)
          "  @Test\n  void refunds() {\n    assertEquals(1, refund());\n  }\n}\n",
          "class PayTest {\n  @Test\n  void pays() {\n    assertEquals(1, pay());\n  }\n}\n")},
      "src/test/java/PayTest.java:5", "SKP010"),
+    ("SKP001: uvu suite's .skip", added(
+        "test/parse.js", "import { suite } from 'uvu';\n\nconst Parse = suite('parse');\n\n"
+                         "Parse.skip('reads', () => {\n  assert.is(parse('1'), 1);\n});\n"
+                         "Parse.run();\n"), "test/parse.js:5", "SKP001"),
+    ("SKP002: uvu suite's .only", added(
+        "test/parse.js", "import { suite } from 'uvu';\n\nconst Parse = suite('parse');\n\n"
+                         "Parse.only('reads', () => {\n  assert.is(parse('1'), 1);\n});\n"
+                         "Parse.run();\n"), "test/parse.js:5", "SKP002"),
+    ("SKP001: a Rust test skipped by hand, a 'skipping' message then return", added(
+        "tests/cli.rs", "#[test]\nfn bash() {\n    if which(\"bash\").is_err() {\n"
+                        "        println!(\"bash not available; skipping test\");\n"
+                        "        return;\n    }\n    assert!(run_bash());\n}\n"),
+     "tests/cli.rs:4", "SKP001"),
+    ("SKP001: a Go test skipped by hand, t.Log then return", added(
+        "pay/pay_test.go", "func TestBash(t *testing.T) {\n\tif !hasBash() {\n"
+                           "\t\tt.Logf(\"skipping: %v\", err)\n\t\treturn\n\t}\n}\n"),
+     "pay/pay_test.go:3", "SKP001"),
+    *[(f"SKP008: Gradle told to leave out the tests ({flag})", added(
+        ".github/workflows/ci.yml",
+        f"jobs:\n  t:\n    steps:\n      - run: ./gradlew build {flag}\n"),
+       ".github/workflows/ci.yml:4", "SKP008")
+      for flag in ("--exclude-task test", "-Dtest.skip=true", "-x :app:check")],
+    ("SKP008: continue-on-error on a step named for the tests, its script not",
+     added(".github/workflows/ci.yml", "jobs:\n  test:\n    steps:\n"
+                                       "      - name: Run the test suite\n"
+                                       "        run: ./ci/run.sh\n"
+                                       "        continue-on-error: true  # always allow failure\n"),
+     ".github/workflows/ci.yml:6", "SKP008"),
     ("SKP006: an indented commented-out test method", added(
         "tests/test_a.py", "class TestA:\n    # def test_b(self):\n    #     assert f()\n"
                            "    pass\n"), "tests/test_a.py:2", "SKP006"),

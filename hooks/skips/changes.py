@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Sequence
 
 from hooks.core.diff import FileDiff
@@ -77,35 +78,68 @@ def _code_blocks(lines: Sequence[tuple[int, str]], family: str,
 
 
 def _net_new(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
-    """Drop hits whose construct the change also removes (moved, re-indented, retitled)."""
+    """Drop hits whose construct the change also removes (moved, re-indented, retitled):
+    by the construct's text anywhere in the change, then, for a rule whose spellings are one
+    construct, by the rule in the file that replaced a deleted one (Foo.java by Foo.kt,
+    its JUnit 4 @Ignore now JUnit 5's @Disabled)."""
     if not hits:
         return hits
+    # removed lines, raw and as code (a construct named in a removed string or comment
+    # did not exist before), with the file they left
+    removed = [(raw, code, comment, _stem_of(f.diff.path)) for f in files if f.diff.removed
+               for _, raw, code, comment in _code_blocks(f.removed(), f.packs[0].family, 0)]
+    rules = {id(h.rule): h.rule for h in hits}.values()
+    found = _excuse(hits, removed, rules, lambda rule, text, _stem: _construct(rule, text))
+    # a file deleted and one of its name added (a conversion): its skips carried over
+    # (a respelling in place is respelled.py's, by the hunk it sits in)
+    converted = [r for f in files if f.diff.deleted
+                 for r in removed if r[3] == _stem_of(f.diff.path)]
+    return _excuse(found, converted, [r for r in rules if r.id in _ONE_CONSTRUCT],
+                   lambda rule, text, stem: (rule.id, rule.source, stem)
+                   if rule.id in _ONE_CONSTRUCT and _construct(rule, text) else None)
+
+
+Removed = tuple[str, str, str, str]  # raw, code, comment, the file's stem
+Key = Callable[["Rule", str, str], "tuple[str, ...] | None"]
+
+
+def _excuse(hits: list[Hit], removed: Sequence[Removed], rules: Iterable[Rule],
+            key_of: Key) -> list[Hit]:
+    """HITS less those a removed construct of the same KEY_OF excuses, each removed one
+    the added line most like the line it was on."""
     from difflib import SequenceMatcher
 
-    # removed lines, raw and as code (a construct named in a removed string or comment
-    # did not exist before)
-    removed = [(raw, code, comment) for f in files if f.diff.removed
-               for _, raw, code, comment in _code_blocks(f.removed(), f.packs[0].family, 0)]
-    before: dict[tuple[str, str], list[str]] = {}  # (rule id, construct) -> removed lines
-    for rule in {id(h.rule): h.rule for h in hits}.values():
-        for raw, code, comment in removed:
+    before: dict[tuple[str, ...], list[str]] = {}  # key -> removed lines
+    for rule in rules:
+        for raw, code, comment, stem in removed:
             layer = {"code": code, "comment": comment}.get(rule.scope, raw)
-            key = _construct(rule, layer)
+            key = key_of(rule, layer, stem)
             if key:
                 before.setdefault(key, []).append(_norm(raw))
-    by_key: dict[tuple[str, str], list[Hit]] = {}
+    if not before:
+        return hits
+    by_key: dict[tuple[str, ...], list[Hit]] = {}
     for hit in hits:
-        key = _construct(hit.rule, hit.text)
+        key = key_of(hit.rule, hit.text, _stem_of(hit.path))
         if key in before:
             by_key.setdefault(key, []).append(hit)
     excused: set[int] = set()
     for key, group in by_key.items():
-        # each removed construct excuses the added line most like the line it was on
         def likeness(hit: Hit, olds: list[str] = before[key]) -> float:
             return max(SequenceMatcher(None, _norm(hit.text), old).ratio() for old in olds)
         group.sort(key=likeness, reverse=True)
         excused.update(id(h) for h in group[:len(before[key])])
     return [h for h in hits if id(h) not in excused]
+
+
+def _stem_of(path: str) -> str:
+    """A file's name without directory and extension: FooTest.java and FooTest.kt share it."""
+    return path.rsplit("/", 1)[-1].split(".", 1)[0].lower()
+
+
+# rules whose every spelling is the same construct: a test disabled is one whether it says
+# @Ignore (JUnit 4) or @Disabled (JUnit 5), in Foo.java or in the Foo.kt that replaced it
+_ONE_CONSTRUCT = frozenset({"SKP001", "SKP005"})
 
 
 def _construct(rule: Rule, text: str) -> tuple[str, str] | None:

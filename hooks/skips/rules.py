@@ -236,3 +236,17 @@ RENAMED_TEST_MODULE = Rule(
     good="git mv tests/test_pay.py tests/test_payment.py", scope="change")
 # judged on the rename itself (git mv), so it has no before/after example of one path
 CHANGE_RULES = (REMOVED_ASSERTION, DELETED_TEST, RENAMED_TEST)
+
+
+# A skip spelled by hand: a message that says the test is skipped, then ``return``. The
+# message is in a string, so the rule reads the raw line; its confirm wants the return.
+_SAYS_SKIPPING = (r"(?<![\w.])(?:e?println!|e?print!|printf|println|print|puts|warn\w*|log\w*"
+                  r"|(?:\w+\.)+(?:Log|Logf|log|info|warn|warning|debug|print\w*|Print\w*|Write\w*))"
+                  r"\s*\(?[^\n]*?\b(?:skipping|Skipping|SKIPPING|skipped|Skipped|skip|Skip|SKIP)\b")
+
+
+def hand_skip(pack_sample: str, bad: str, good: str) -> Rule:
+    """The hand-spelled skip rule of a pack (its examples in the pack's language)."""
+    return Rule("SKP001", "test skipped by hand: a 'skipping' message, then return",
+                _SAYS_SKIPPING, bad, good, scope="raw", tests_only=True, sample=pack_sample,
+                confirm=lazy_confirm("cheats", "confirm_returns_after"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import hand_skip
 from hooks.skips.rules import lazy_confirm
 
 confirm_not_helper_process = lazy_confirm("cheats", "confirm_not_helper_process")
@@ -30,6 +31,12 @@ PACK = Pack(
     guard=r"^\s*if\b.*\berr\w*\s*!=\s*nil\b",
     test_definition=r"^\s*func\s+Test\w*\s*\(",
     rules=[
+        hand_skip("pay/pay_test.go",
+                  "func TestBash(t *testing.T) {\n\tif !hasBash() {\n"
+                  '\t\tt.Log("no bash, skipping")\n\t\treturn\n\t}\n\tif !runBash() {\n'
+                  '\t\tt.Fatal("bash")\n\t}\n}\n',
+                  'func TestBash(t *testing.T) {\n\tt.Log("reading the skip list")\n'
+                  '\tif !runBash() {\n\t\tt.Fatal("bash")\n\t}\n}\n'),
         Rule("SKP001", "test skipped with t.Skip",
              r"(?:\b\w+|\))\.Skip(?:f|Now)?\s*\(", "func TestPay(t *testing.T) {\n\tt.Skip(\"flaky\")\n}\n",
              "func TestPay(t *testing.T) {\n\tif pay() != 1 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
