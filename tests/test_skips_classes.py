@@ -404,3 +404,20 @@ def test_an_opt_in_rule_runs_only_when_enabled(capsys: pytest.CaptureFixture[str
     code, out = scan(change, capsys, frozenset({"SKP005"}))
     assert code == 1
     assert "tests/test_a.py:1:2: SKP005 expected failure" in out
+
+
+def test_a_team_turns_off_deleted_tests_and_keeps_removed_checks(repo: Repo) -> None:
+    repo.write(".receipt-hooks.toml", "[skips]\nrules = {SKP010 = false}\n")
+    repo.write("tests/test_a.py", "def test_a():\n    total = f()\n    assert total == 1\n\n\n"
+                                  "def test_b():\n    assert g() == 2\n")
+    repo.commit("init")
+    repo.write("tests/test_a.py", "def test_a():\n    total = f()\n")
+    repo.git("add", "-A")
+    result = repo.run(HOOK)
+    assert result.code == 1, result.both
+    assert "tests/test_a.py:2:1: SKP009 assertions removed from a test that remains" in result.out
+    assert "SKP010" not in result.out
+    repo.write("tests/test_a.py", "def test_a():\n    total = f()\n    assert total == 1\n")
+    repo.git("add", "-A")
+    deleted_only = repo.run(HOOK)
+    assert (deleted_only.code, deleted_only.out) == (0, "")
