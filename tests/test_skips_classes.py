@@ -284,6 +284,12 @@ FLAGGED = [  # (class, change, path:line, rule id)
                                        "        run: ./ci/run.sh\n"
                                        "        continue-on-error: true  # always allow failure\n"),
      ".github/workflows/ci.yml:6", "SKP008"),
+    ("SKP001: a skipped test retitled in place and a new skipped one that reads alike", {
+        "src/test/kotlin/PayTest.kt": (
+            "class PayTest {\n  @Ignore @Test fun duplicatedValue() {\n    check(1)\n  }\n}\n",
+            "class PayTest {\n  @Ignore @Test fun duplicatedValueParameter() {\n    check(1)\n"
+            "  }\n\n  @Ignore @Test fun duplicatedValueProperty() {\n    check(2)\n  }\n}\n")},
+     "src/test/kotlin/PayTest.kt:6", "SKP001"),
     ("SKP006: an indented commented-out test method", added(
         "tests/test_a.py", "class TestA:\n    # def test_b(self):\n    #     assert f()\n"
                            "    pass\n"), "tests/test_a.py:2", "SKP006"),

@@ -86,36 +86,37 @@ def _net_new(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
         return hits
     # removed lines, raw and as code (a construct named in a removed string or comment
     # did not exist before), with the file they left
-    removed = [(raw, code, comment, _stem_of(f.diff.path)) for f in files if f.diff.removed
-               for _, raw, code, comment in _code_blocks(f.removed(), f.packs[0].family, 0)]
+    removed = [(raw, code, comment, f.diff.path, pos) for f in files if f.diff.removed
+               for pos, raw, code, comment in _code_blocks(f.removed(), f.packs[0].family, 0)]
     rules = {id(h.rule): h.rule for h in hits}.values()
     found = _excuse(hits, removed, rules, lambda rule, text, _stem: _construct(rule, text))
     # a file deleted and one of its name added (a conversion): its skips carried over
     # (a respelling in place is respelled.py's, by the hunk it sits in)
     converted = [r for f in files if f.diff.deleted
-                 for r in removed if r[3] == _stem_of(f.diff.path)]
+                 for r in removed if _stem_of(r[3]) == _stem_of(f.diff.path)]
     return _excuse(found, converted, [r for r in rules if r.id in _ONE_CONSTRUCT],
                    lambda rule, text, stem: (rule.id, rule.source, stem)
                    if rule.id in _ONE_CONSTRUCT and _construct(rule, text) else None)
 
 
-Removed = tuple[str, str, str, str]  # raw, code, comment, the file's stem
+Removed = tuple[str, str, str, str, int]  # raw, code, comment, path, new-side position
 Key = Callable[["Rule", str, str], "tuple[str, ...] | None"]
 
 
 def _excuse(hits: list[Hit], removed: Sequence[Removed], rules: Iterable[Rule],
             key_of: Key) -> list[Hit]:
     """HITS less those a removed construct of the same KEY_OF excuses, each removed one
-    the added line most like the line it was on."""
+    the added line that replaced it in place, else the one most like the line it was on."""
     from difflib import SequenceMatcher
 
-    before: dict[tuple[str, ...], list[str]] = {}  # key -> removed lines
+    # key -> the removed lines (normalised, with where they were)
+    before: dict[tuple[str, ...], list[tuple[str, str, int]]] = {}
     for rule in rules:
-        for raw, code, comment, stem in removed:
+        for raw, code, comment, path, pos in removed:
             layer = {"code": code, "comment": comment}.get(rule.scope, raw)
-            key = key_of(rule, layer, stem)
+            key = key_of(rule, layer, _stem_of(path))
             if key:
-                before.setdefault(key, []).append(_norm(raw))
+                before.setdefault(key, []).append((_norm(raw), path, pos))
     if not before:
         return hits
     by_key: dict[tuple[str, ...], list[Hit]] = {}
@@ -125,8 +126,12 @@ def _excuse(hits: list[Hit], removed: Sequence[Removed], rules: Iterable[Rule],
             by_key.setdefault(key, []).append(hit)
     excused: set[int] = set()
     for key, group in by_key.items():
-        def likeness(hit: Hit, olds: list[str] = before[key]) -> float:
-            return max(SequenceMatcher(None, _norm(hit.text), old).ratio() for old in olds)
+        def likeness(hit: Hit, olds: list[tuple[str, str, int]] = before[key]) -> float:
+            # the line that replaced a removed one in its hunk first: a retitled test's
+            # skip, not a new skipped test below it that happens to read alike
+            return max(SequenceMatcher(None, _norm(hit.text), old).ratio()
+                       + (path == hit.path and abs(hit.line - pos) <= 1)
+                       for old, path, pos in olds)
         group.sort(key=likeness, reverse=True)
         excused.update(id(h) for h in group[:len(before[key])])
     return [h for h in hits if id(h) not in excused]
