@@ -76,6 +76,102 @@ QUIET = [  # (class, change): a user would not want any of these reported
     ("SKP009: a duplicate assertion removed, its twin still there",
      {"tests/test_a.py": ("def test_a():\n    assert f() == 1\n    assert f() == 1\n",
                           "def test_a():\n    assert f() == 1\n")}),
+    ("SKP009: a Go test file's fmt.Errorf respelled errors.New is no t.Errorf",
+     {"pay/pay_test.go": ("func fake() error {\n\treturn fmt.Errorf(\"down\")\n}\n\n"
+                          "func TestPay(t *testing.T) {\n\tif pay() != 1 {\n\t\tt.Fatal(\"no\")\n"
+                          "\t}\n}\n",
+                          "func fake() error {\n\treturn errors.New(\"down\")\n}\n\n"
+                          "func TestPay(t *testing.T) {\n\tif pay() != 1 {\n\t\tt.Fatal(\"no\")\n"
+                          "\t}\n}\n")}),
+    ("SKP009: Go setup deleted with its error check",
+     {"pay/pay_test.go": ("func TestPay(t *testing.T) {\n\tdir, err := os.MkdirTemp(\"\", \"x\")\n"
+                          "\tif err != nil {\n\t\tt.Fatal(err)\n\t}\n\tuse(dir)\n"
+                          "\tif pay() != 1 {\n\t\tt.Error(\"no\")\n\t}\n}\n",
+                          "func TestPay(t *testing.T) {\n\tuse(t.TempDir())\n"
+                          "\tif pay() != 1 {\n\t\tt.Error(\"no\")\n\t}\n}\n")}),
+    ("SKP009: Go clean-up deleted with the check of its own result",
+     {"pay/pay_test.go": ("func TestPay(t *testing.T) {\n\tif pay() != 1 {\n\t\tt.Error(\"no\")\n"
+                          "\t}\n\terrs := cleanUp(files)\n\tif len(errs) > 0 {\n"
+                          "\t\tt.Fatal(\"could not clean up\")\n\t}\n}\n",
+                          "func TestPay(t *testing.T) {\n\tif pay() != 1 {\n\t\tt.Error(\"no\")\n"
+                          "\t}\n}\n")}),
+    ("SKP010: an assert in a mock deleted with the mock is no test's",
+     {"tests/test_pay.py": ("class FakeGateway:\n    def charge(self, amount):\n"
+                            "        assert amount is not None\n        return 1\n\n\n"
+                            "def test_pay():\n    assert pay() == 1\n",
+                            "def test_pay():\n    assert pay() == 1\n")}),
+    ("SKP009: an assert in a helper narrows a type, it checks no test",
+     {"tests/test_pay.py": ("def load(path):\n    data = read(path)\n"
+                            "    assert data is not None\n    return data\n\n\n"
+                            "def test_pay():\n    assert pay(load('a')) == 1\n",
+                            "def load(path):\n    return read(path)\n\n\n"
+                            "def test_pay():\n    assert pay(load('a')) == 1\n")}),
+    ("SKP009: Kotlin try/fail/catch rewritten as assertFailsWith<E> { }",
+     {"src/test/kotlin/PayTest.kt": (
+         "class PayTest {\n    @Test\n    fun refuses() {\n        try {\n            pay(-1)\n"
+         "            fail(\"no error\")\n        } catch (e: IllegalStateException) {\n"
+         "            assertEquals(\"negative\", e.message)\n        }\n    }\n}\n",
+         "class PayTest {\n    @Test\n    fun refuses() {\n"
+         "        assertFailsWith<IllegalStateException> { pay(-1) }.also {\n"
+         "            println(it)\n        }\n    }\n}\n")}),
+    *[(f"SKP009: JVM try/fail/catch rewritten as {form}",
+       {"src/test/java/PayTest.java": (
+           "class PayTest {\n  @Test\n  void refuses() {\n    try {\n      pay(-1);\n"
+           "      fail();\n    } catch (IllegalStateException expected) {\n    }\n  }\n}\n",
+           f"class PayTest {{\n  @Test\n  void refuses() {{\n    {form} pay(-1));\n  }}\n}}\n")})
+      for form in ("assertThrows(IllegalStateException.class, () ->",
+                   "expectThrows(IllegalStateException.class, () ->",
+                   "assertThatThrownBy(() ->", "shouldThrow<IllegalStateException> { (")],
+    ("SKP009: a Rust assert! replaced by the project's assert_* helper",
+     {"tests/fds.rs": ("#[test]\nfn no_leak() {\n    let leaked = open_fds();\n"
+                       "    assert!(leaked <= 64);\n}\n",
+                       "#[test]\nfn no_leak() {\n    assert_fds_are_not_leaking(64);\n}\n")}),
+    ("SKP009: a Python assert replaced by a polling form",
+     {"tests/test_pay.py": ("def test_pay():\n    start()\n    assert status() == 'done'\n",
+                            "def test_pay():\n    start()\n"
+                            "    wait_until(lambda: status() == 'done', timeout=5)\n")}),
+    ("SKP010: a test moved into another test file the same change edits",
+     {"tests/test_a.py": ("def test_a():\n    assert f() == 1\n\n\ndef test_b():\n"
+                          "    assert g(2) == 2\n", "def test_a():\n    assert f() == 1\n"),
+      "tests/test_b.py": ("def test_c():\n    assert h() == 3\n",
+                          "def test_c():\n    assert h() == 3\n\n\ndef test_b():\n"
+                          "    assert g(x=2) == 2\n")}),
+    ("SKP010: a duplicate test removed, its twin still in the file",
+     {"tests/test_a.py": ("def test_a():\n    r = f()\n    assert r == 1\n\n\n"
+                          "def test_x():\n    g()\n\n\ndef test_a_again():\n    r = f()\n"
+                          "    assert r == 1\n",
+                          "def test_a():\n    r = f()\n    assert r == 1\n\n\n"
+                          "def test_x():\n    g()\n")}),
+    ("SKP001: a Java test converted to Kotlin keeps its @Ignore, respelled @Disabled",
+     {"src/test/java/a/PayTest.java": (
+         "package a;\n\nimport org.junit.Ignore;\nimport org.junit.Test;\n\n"
+         "public class PayTest {\n    @Ignore(\"flaky\")\n    @Test\n    public void pays() {\n"
+         "        assertEquals(1, pay());\n    }\n}\n", None),
+      "src/test/kotlin/a/PayTest.kt": (
+          None, "package a\n\nimport org.junit.jupiter.api.Disabled\n"
+                "import org.junit.jupiter.api.Test\n\nclass PayTest {\n"
+                "    @Disabled(\"flaky\")\n    @Test\n    fun pays() {\n"
+                "        assertEquals(1, pay())\n    }\n}\n")}),
+    ("SKP006: a rustdoc example holds #[test]", added(
+        "src/lib.rs", "/// Runs the suite.\n///\n/// ```\n/// #[test]\n"
+                      "/// fn it_works() { assert!(run()); }\n/// ```\npub fn run() -> bool {\n"
+                      "    true\n}\n")),
+    ("SKP006: a Javadoc example holds @Test", added(
+        "src/test/java/PayTest.java", "class PayTest {\n  /**\n   * Write tests like:\n"
+                                      "   * @Test\n   * void pays() {}\n   */\n"
+                                      "  void x() {}\n}\n")),
+    ("SKP008: allow_failure is a third-party action's input", added(
+        ".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - uses: some/action@v1\n"
+                                    "        with:\n          allow_failure: true\n"
+                                    "      - run: pytest\n")),
+    ("SKP008: cargo hack's --skip drops a feature from a compile check", added(
+        ".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: cargo hack check"
+                                    " --feature-powerset --skip nightly\n")),
+    ("SKP008: set +e only to read PIPESTATUS, the step exits with it", added(
+        ".github/workflows/ci.yml", "jobs:\n  t:\n    steps:\n      - run: |\n          set +e\n"
+                                    "          pytest -q | tee out.txt\n"
+                                    "          status=${PIPESTATUS[0]}\n          set -e\n"
+                                    "          exit $status\n")),
     ("Ruby: a skip inside a heredoc is text", added(
         "test/spec_a.rb", "it 'reads' do\n  text = <<~EOS\n    skip 'later'\n  EOS\n"
                           "  assert_equal 1, parse(text)\nend\n")),
@@ -132,11 +228,69 @@ FLAGGED = [  # (class, change, path:line, rule id)
                      "        assert!(true);\n    }\n}\n",
                      "fn f() {}\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {\n"
                      "    }\n}\n")}, "src/lib.rs:5", "SKP009"),
-    ("SKP009: a test deleted, its checks gone", {
+    ("SKP010: a test deleted, its checks gone", {
         "tests/test_a.py": ("def test_a():\n    assert f() == 1\n\n\ndef test_b():\n"
                             "    assert g() == 2\n",
                             "def test_a():\n    assert f() == 1\n")},
-     "tests/test_a.py:2", "SKP009"),
+     "tests/test_a.py:2", "SKP010"),
+    ("SKP009: a t.Errorf removed from a Go test that remains",
+     {"pay/pay_test.go": ("func TestPay(t *testing.T) {\n\tgot := pay()\n\tif got != 1 {\n"
+                          "\t\tt.Errorf(\"got %d\", got)\n\t}\n}\n",
+                          "func TestPay(t *testing.T) {\n\tgot := pay()\n\t_ = got\n}\n")},
+     "pay/pay_test.go:3", "SKP009"),
+    ("SKP010: a Go test deleted with its t.Fatal",
+     {"pay/pay_test.go": ("func TestA(t *testing.T) {\n\tif a() != 1 {\n\t\tt.Fatal(\"a\")\n"
+                          "\t}\n}\n\nfunc TestB(tt *testing.T) {\n\tif b() != 2 {\n"
+                          "\t\ttt.Fatal(\"b\")\n\t}\n}\n",
+                          "func TestA(t *testing.T) {\n\tif a() != 1 {\n\t\tt.Fatal(\"a\")\n"
+                          "\t}\n}\n")},
+     "pay/pay_test.go:5", "SKP010"),
+    ("SKP009: an assert removed from a unittest method",
+     {"tests/test_pay.py": ("class PayTests(unittest.TestCase):\n    def test_pay(self):\n"
+                            "        total = pay()\n        assert total == 1\n",
+                            "class PayTests(unittest.TestCase):\n    def test_pay(self):\n"
+                            "        total = pay()\n")},
+     "tests/test_pay.py:3", "SKP009"),
+    ("SKP010: a JUnit test deleted",
+     {"src/test/java/PayTest.java": (
+         "class PayTest {\n  @Test\n  void pays() {\n    assertEquals(1, pay());\n  }\n\n"
+         "  @Test\n  void refunds() {\n    assertEquals(1, refund());\n  }\n}\n",
+         "class PayTest {\n  @Test\n  void pays() {\n    assertEquals(1, pay());\n  }\n}\n")},
+     "src/test/java/PayTest.java:5", "SKP010"),
+    ("SKP001: uvu suite's .skip", added(
+        "test/parse.js", "import { suite } from 'uvu';\n\nconst Parse = suite('parse');\n\n"
+                         "Parse.skip('reads', () => {\n  assert.is(parse('1'), 1);\n});\n"
+                         "Parse.run();\n"), "test/parse.js:5", "SKP001"),
+    ("SKP002: uvu suite's .only", added(
+        "test/parse.js", "import { suite } from 'uvu';\n\nconst Parse = suite('parse');\n\n"
+                         "Parse.only('reads', () => {\n  assert.is(parse('1'), 1);\n});\n"
+                         "Parse.run();\n"), "test/parse.js:5", "SKP002"),
+    ("SKP001: a Rust test skipped by hand, a 'skipping' message then return", added(
+        "tests/cli.rs", "#[test]\nfn bash() {\n    if which(\"bash\").is_err() {\n"
+                        "        println!(\"bash not available; skipping test\");\n"
+                        "        return;\n    }\n    assert!(run_bash());\n}\n"),
+     "tests/cli.rs:4", "SKP001"),
+    ("SKP001: a Go test skipped by hand, t.Log then return", added(
+        "pay/pay_test.go", "func TestBash(t *testing.T) {\n\tif !hasBash() {\n"
+                           "\t\tt.Logf(\"skipping: %v\", err)\n\t\treturn\n\t}\n}\n"),
+     "pay/pay_test.go:3", "SKP001"),
+    *[(f"SKP008: Gradle told to leave out the tests ({flag})", added(
+        ".github/workflows/ci.yml",
+        f"jobs:\n  t:\n    steps:\n      - run: ./gradlew build {flag}\n"),
+       ".github/workflows/ci.yml:4", "SKP008")
+      for flag in ("--exclude-task test", "-Dtest.skip=true", "-x :app:check")],
+    ("SKP008: continue-on-error on a step named for the tests, its script not",
+     added(".github/workflows/ci.yml", "jobs:\n  test:\n    steps:\n"
+                                       "      - name: Run the test suite\n"
+                                       "        run: ./ci/run.sh\n"
+                                       "        continue-on-error: true  # always allow failure\n"),
+     ".github/workflows/ci.yml:6", "SKP008"),
+    ("SKP001: a skipped test retitled in place and a new skipped one that reads alike", {
+        "src/test/kotlin/PayTest.kt": (
+            "class PayTest {\n  @Ignore @Test fun duplicatedValue() {\n    check(1)\n  }\n}\n",
+            "class PayTest {\n  @Ignore @Test fun duplicatedValueParameter() {\n    check(1)\n"
+            "  }\n\n  @Ignore @Test fun duplicatedValueProperty() {\n    check(2)\n  }\n}\n")},
+     "src/test/kotlin/PayTest.kt:6", "SKP001"),
     ("SKP006: an indented commented-out test method", added(
         "tests/test_a.py", "class TestA:\n    # def test_b(self):\n    #     assert f()\n"
                            "    pass\n"), "tests/test_a.py:2", "SKP006"),
@@ -221,7 +375,7 @@ def test_a_test_moved_to_another_file_loses_no_assertion(repo: Repo) -> None:
     repo.git("rm", "-q", "--cached", "tests/test_b.py")
     lost = repo.run(HOOK)
     assert lost.code == 1
-    assert "tests/test_a.py:2:1: SKP009 assertion removed from a test file" in lost.out
+    assert "tests/test_a.py:2:1: SKP010 test deleted with its assertions" in lost.out
 
 
 def test_a_test_renamed_out_of_collection_through_git(repo: Repo) -> None:
@@ -257,3 +411,20 @@ def test_an_opt_in_rule_runs_only_when_enabled(capsys: pytest.CaptureFixture[str
     code, out = scan(change, capsys, frozenset({"SKP005"}))
     assert code == 1
     assert "tests/test_a.py:1:2: SKP005 expected failure" in out
+
+
+def test_a_team_turns_off_deleted_tests_and_keeps_removed_checks(repo: Repo) -> None:
+    repo.write(".receipt-hooks.toml", "[skips]\nrules = {SKP010 = false}\n")
+    repo.write("tests/test_a.py", "def test_a():\n    total = f()\n    assert total == 1\n\n\n"
+                                  "def test_b():\n    assert g() == 2\n")
+    repo.commit("init")
+    repo.write("tests/test_a.py", "def test_a():\n    total = f()\n")
+    repo.git("add", "-A")
+    result = repo.run(HOOK)
+    assert result.code == 1, result.both
+    assert "tests/test_a.py:2:1: SKP009 assertions removed from a test that remains" in result.out
+    assert "SKP010" not in result.out
+    repo.write("tests/test_a.py", "def test_a():\n    total = f()\n    assert total == 1\n")
+    repo.git("add", "-A")
+    deleted_only = repo.run(HOOK)
+    assert (deleted_only.code, deleted_only.out) == (0, "")

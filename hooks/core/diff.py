@@ -1,7 +1,11 @@
 """What a change does to each file, read from ``git diff -U0``: added and removed lines.
 
 Zero context, renames detected (a rename adds no lines), no external diff or textconv, and
-file names exactly as git stores them (C-quoted names decoded, odd bytes kept).
+file names exactly as git stores them (C-quoted names decoded, odd bytes kept). Text whatever the
+attributes say: ``-diff`` or ``binary`` on a path (in a committed .gitattributes, in
+.git/info/attributes or core.attributesFile) would print "Binary files differ" and hide what
+the change adds; a file whose changed lines hold a NUL byte is binary by content, and its lines
+are dropped here, as git itself decides without attributes.
 """
 
 from __future__ import annotations
@@ -86,12 +90,28 @@ def diff_output(base: str | None, target: str | None) -> bytes:
     mode change, an empty new file or a pure rename still prints its header lines)."""
     # --inter-hunk-context=0 overrides a user's diff.interHunkContext, which would join nearby
     # hunks with context lines between them
+    # --text: attributes (-diff, binary) would turn a text file's hunks into one "Binary
+    # files differ" line; parse_diff drops binary content by what it holds instead
     return run("-c", "core.quotepath=on", "diff", "-U0", "--inter-hunk-context=0", "-M",
-               "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
+               "--text", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/",
                "--dst-prefix=b/", *diff_spec(base, target), "--")
 
 
 def parse_diff(out: bytes) -> list[FileDiff]:
+    files = _parse(out)
+    if b"\0" in out:  # rare: scan per file only when some changed line holds a NUL
+        for binary in (f for f in files if _holds_nul(f)):
+            binary.added_runs, binary.removed = [], []
+    return files
+
+
+def _holds_nul(diff: FileDiff) -> bool:
+    """Binary by content, as git tells without attributes: a NUL in what changed."""
+    return any(b"\0" in text for _, text in diff.added_runs) or \
+        any(b"\0" in text for _, text in diff.removed)
+
+
+def _parse(out: bytes) -> list[FileDiff]:
     files: list[FileDiff] = []
     current: FileDiff | None = None
     new_line = 0

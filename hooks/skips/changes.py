@@ -4,9 +4,12 @@
   retitled ``test.failing(...)``, a module renamed on a line that already had ``-DskipTests``,
   a skip moved to another file. Counted as a multiset over the whole change, so only net new
   constructs are reported.
-- SKP009: assertions removed with nothing in their place. Removed lines are lexed (a comment
-  or a string that says "should" or "assert" is not an assertion); an assertion still in the
-  file, or added anywhere in the change (a test moved to another file), is not lost.
+- SKP009 and SKP010: assertions removed with nothing in their place, from a test that remains
+  (SKP009) or with the test itself (SKP010). Removed lines are lexed (a comment or a string
+  that says "should" or "assert" is not an assertion); an assertion counts as the framework
+  defines one (Go's on the test's *testing.T, Python's inside a test function); one still
+  next to its twin, re-added or added in the same shape anywhere in the change (moved), or
+  replaced by a raising, polling or helper form, is not lost; nor is a duplicate test's.
 - SKP007: a test definition renamed so the runner no longer collects it, judged only on the
   added line that replaced it (same hunk, same position) and only when nothing but the name
   changed and the new name keeps the old one's subject without a collectable prefix; and a
@@ -17,9 +20,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Sequence
 
 from hooks.core.diff import FileDiff
+from hooks.skips.rules import DELETED_TEST
 from hooks.skips.rules import REMOVED_ASSERTION
 from hooks.skips.rules import RENAMED_TEST
 from hooks.skips.rules import RENAMED_TEST_MODULE
@@ -73,35 +78,73 @@ def _code_blocks(lines: Sequence[tuple[int, str]], family: str,
 
 
 def _net_new(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
-    """Drop hits whose construct the change also removes (moved, re-indented, retitled)."""
+    """Drop hits whose construct the change also removes (moved, re-indented, retitled):
+    by the construct's text anywhere in the change, then, for a rule whose spellings are one
+    construct, by the rule in the file that replaced a deleted one (Foo.java by Foo.kt,
+    its JUnit 4 @Ignore now JUnit 5's @Disabled)."""
     if not hits:
         return hits
+    # removed lines, raw and as code (a construct named in a removed string or comment
+    # did not exist before), with the file they left
+    removed = [(raw, code, comment, f.diff.path, pos) for f in files if f.diff.removed
+               for pos, raw, code, comment in _code_blocks(f.removed(), f.packs[0].family, 0)]
+    rules = {id(h.rule): h.rule for h in hits}.values()
+    found = _excuse(hits, removed, rules, lambda rule, text, _stem: _construct(rule, text))
+    # a file deleted and one of its name added (a conversion): its skips carried over
+    # (a respelling in place is respelled.py's, by the hunk it sits in)
+    converted = [r for f in files if f.diff.deleted
+                 for r in removed if _stem_of(r[3]) == _stem_of(f.diff.path)]
+    return _excuse(found, converted, [r for r in rules if r.id in _ONE_CONSTRUCT],
+                   lambda rule, text, stem: (rule.id, rule.source, stem)
+                   if rule.id in _ONE_CONSTRUCT and _construct(rule, text) else None)
+
+
+Removed = tuple[str, str, str, str, int]  # raw, code, comment, path, new-side position
+Key = Callable[["Rule", str, str], "tuple[str, ...] | None"]
+
+
+def _excuse(hits: list[Hit], removed: Sequence[Removed], rules: Iterable[Rule],
+            key_of: Key) -> list[Hit]:
+    """HITS less those a removed construct of the same KEY_OF excuses, each removed one
+    the added line that replaced it in place, else the one most like the line it was on."""
     from difflib import SequenceMatcher
 
-    # removed lines, raw and as code (a construct named in a removed string or comment
-    # did not exist before)
-    removed = [(raw, code, comment) for f in files if f.diff.removed
-               for _, raw, code, comment in _code_blocks(f.removed(), f.packs[0].family, 0)]
-    before: dict[tuple[str, str], list[str]] = {}  # (rule id, construct) -> removed lines
-    for rule in {id(h.rule): h.rule for h in hits}.values():
-        for raw, code, comment in removed:
+    # key -> the removed lines (normalised, with where they were)
+    before: dict[tuple[str, ...], list[tuple[str, str, int]]] = {}
+    for rule in rules:
+        for raw, code, comment, path, pos in removed:
             layer = {"code": code, "comment": comment}.get(rule.scope, raw)
-            key = _construct(rule, layer)
+            key = key_of(rule, layer, _stem_of(path))
             if key:
-                before.setdefault(key, []).append(_norm(raw))
-    by_key: dict[tuple[str, str], list[Hit]] = {}
+                before.setdefault(key, []).append((_norm(raw), path, pos))
+    if not before:
+        return hits
+    by_key: dict[tuple[str, ...], list[Hit]] = {}
     for hit in hits:
-        key = _construct(hit.rule, hit.text)
+        key = key_of(hit.rule, hit.text, _stem_of(hit.path))
         if key in before:
             by_key.setdefault(key, []).append(hit)
     excused: set[int] = set()
     for key, group in by_key.items():
-        # each removed construct excuses the added line most like the line it was on
-        def likeness(hit: Hit, olds: list[str] = before[key]) -> float:
-            return max(SequenceMatcher(None, _norm(hit.text), old).ratio() for old in olds)
+        def likeness(hit: Hit, olds: list[tuple[str, str, int]] = before[key]) -> float:
+            # the line that replaced a removed one in its hunk first: a retitled test's
+            # skip, not a new skipped test below it that happens to read alike
+            return max(SequenceMatcher(None, _norm(hit.text), old).ratio()
+                       + (path == hit.path and abs(hit.line - pos) <= 1)
+                       for old, path, pos in olds)
         group.sort(key=likeness, reverse=True)
         excused.update(id(h) for h in group[:len(before[key])])
     return [h for h in hits if id(h) not in excused]
+
+
+def _stem_of(path: str) -> str:
+    """A file's name without directory and extension: FooTest.java and FooTest.kt share it."""
+    return path.rsplit("/", 1)[-1].split(".", 1)[0].lower()
+
+
+# rules whose every spelling is the same construct: a test disabled is one whether it says
+# @Ignore (JUnit 4) or @Disabled (JUnit 5), in Foo.java or in the Foo.kt that replaced it
+_ONE_CONSTRUCT = frozenset({"SKP001", "SKP005"})
 
 
 def _construct(rule: Rule, text: str) -> tuple[str, str] | None:
@@ -114,71 +157,255 @@ def _assertion_pack(f: ChangedFile) -> Pack | None:
                  (p.is_test_file(f.diff.path) or p.test_module)), None)
 
 
-def _live_checks(f: ChangedFile, pack: Pack) -> list[tuple[int, str, str]]:
-    """The removed lines as code, less the runs that begin with a skipped test (its header:
-    decorator or definition in the first lines of the run): deleting a skipped test loses no
-    check that ran."""
+Removal = tuple[int, str, str]  # (new-side position, raw line, the line as code)
+
+
+def _live_runs(f: ChangedFile, pack: Pack) -> list[list[Removal]]:
+    """The removed lines as code, one list per run of adjacent removed lines, less the runs
+    that begin with a skipped test (its header: decorator or definition in the first lines of
+    the run): deleting a skipped test loses no check that ran."""
     skips = [r for r in pack.rules if r.id in ("SKP001", "SKP005") and r.scope == "code"]
-    runs: dict[int, list[tuple[int, str, str]]] = {}
+    runs: dict[int, list[Removal]] = {}
     for pos, raw, code, _ in _code_blocks(f.removed(), pack.family, 0):
         runs.setdefault(pos, []).append((pos, raw, code))
-    out: list[tuple[int, str, str]] = []
+    out: list[list[Removal]] = []
     for run in runs.values():
         header = [code for _, _, code in run if code.strip()][:3]
         if not any(r.pattern.search(code) for r in skips for code in header):
-            out += run
+            out.append(run)
     return out
 
 
-def _removed_assertions(files: Sequence[ChangedFile], contents: Contents) -> list[Hit]:
-    """SKP009 over the whole change. Most changes stop at the first check: no removed line
-    looks like an assertion, so nothing added is lexed or compared."""
+def _checks(pack: Pack, code: str, receivers: frozenset[str]) -> bool:
+    """CODE holds one of the framework's checks (a receiver, where the pattern names one,
+    declared as the test's)."""
+    assertion = pack.assertion
+    if assertion is None:
+        return False
+    for m in assertion.compiled.finditer(code):
+        recv = m.groupdict().get("recv")
+        if recv is None or recv in receivers:
+            return True
+    return False
+
+
+def _checks_or_replaces(pack: Pack, code: str, receivers: frozenset[str]) -> bool:
+    """An added line that checks: an assertion, or a form that replaces one."""
+    if _checks(pack, code, receivers):
+        return True
+    return pack.replacement is not None and pack.replacement.search(code) is not None
+
+
+def _receivers(pack: Pack, texts: Sequence[str]) -> frozenset[str]:
+    if pack.receivers is None:
+        return frozenset()
+    return frozenset(name for text in texts for m in pack.receivers.compiled.finditer(text)
+                     for name in m.groups() if name)
+
+
+_TEST_NAME = LazyRegex(r"\b(?:def|fn|func|fun|void|class|sub)\s+(?:\([^)]*\)\s*)?(\w+)"
+                       r"|^\s*\w+(?:\.\w+)*\s*\(\s*([\"'`])(.+?)\2")
+
+
+def _test_name(lines: Sequence[str]) -> str | None:
+    """The name a test definition gives (def test_pay, fn pays, it('pays')), read from its
+    first lines (an annotation's test is named on the line below)."""
+    for text in lines[:4]:
+        m = _TEST_NAME.search(text)
+        if m:
+            return m.group(1) or m.group(3)
+    return None
+
+
+def _still_defined(name: str, after: str) -> bool:
+    import re
+
+    word = re.escape(name)
+    return re.search(rf"\b(?:def|fn|func|fun|void|class|sub)\s+(?:\([^)]*\)\s*)?{word}\b"
+                     rf"|([\"'`]){word}\1", after) is not None
+
+
+_ASSIGNED = LazyRegex(r"^\s*(?:var\s+)?(\w+)(?:\s*,\s*\w+)*\s*:?=")
+
+
+def _setup_check(guard: LazyRegex, above: Sequence[str], removed_above: Sequence[str]) -> bool:
+    """The check sits right under an error guard (``if err != nil``), or under an ``if`` on a
+    value that lines removed with it computed: setup deleted together with its check."""
+    condition = next((t for t in above if t.strip()), "")
+    if guard.search(condition):
+        return True
+    if not condition.lstrip().startswith("if ") or condition not in removed_above:
+        return False
+    import re
+
+    made = {m.group(1) for t in removed_above if (m := _ASSIGNED.search(t))}
+    return any(re.search(rf"\b{re.escape(name)}\b", condition) for name in made)
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _enclosing(above: Sequence[str], line: str, definition: LazyRegex) -> str | None:
+    """The definition line of the function or class LINE sits in, reading ABOVE (nearest
+    first) by indentation; None at module level."""
+    bound = _indent(line)
+    for text in above:
+        # a closing bracket at the left ends a definition's parameters, not its function
+        if not text.strip() or _indent(text) >= bound or text.lstrip()[:1] in ")]}":
+            continue
+        if definition.search(text):
+            return text
+        bound = _indent(text)
+        if bound == 0:
+            return None
+    return None
+
+
+class _Loss:
+    """The checks a file lost: in tests it still has (SKP009), with tests it deleted (SKP010)."""
+
+    __slots__ = ("in_deleted", "in_remaining")
+
+    def __init__(self) -> None:
+        self.in_remaining: list[tuple[int, str]] = []
+        self.in_deleted: list[tuple[int, str]] = []
+
+
+def _sorted_losses(f: ChangedFile, pack: Pack, after: str, gone: set[tuple[int, str]],
+                   created_or_moved: Callable[[str], bool]) -> _Loss:
+    """Which of GONE (removed checks not re-added verbatim) are lost, and whether with a
+    deleted test: a check inside a helper or a mock, setup's error check, one whose twin is
+    still next to it, a deleted test whose body is still in the file (a duplicate removed),
+    or a check of the same shape added elsewhere in the change (moved) is not lost."""
+    lines = after.split("\n")
+    normal = [_norm(t) for t in lines]
+    body_of = {n for n in normal if n}
+    loss = _Loss()
+    for run in _live_runs(f, pack):
+        raws = [raw for _, raw, _ in run]
+        for i, (pos, raw, _code) in enumerate(run):
+            if (pos, raw) not in gone:
+                continue
+            # what is above the removed line, nearest first: the run, then the file after
+            above = [*reversed(raws[:i]), *reversed(lines[:pos])]
+            if pack.guard is not None and _setup_check(pack.guard, above, raws[:i]):
+                continue
+            if pack.function_definition is not None:
+                where = _enclosing(above, raw, pack.function_definition)
+                if where is None or not (pack.test_definition and (
+                        pack.test_definition.search(where) or _in_test_class(
+                            above, where, pack))):
+                    continue  # a helper's or a mock's: no test's check
+            near = normal[max(pos - 6, 0):pos + 5]
+            if _norm(raw) in near or created_or_moved(raw):
+                continue
+            definition = _removed_definition(run, i, pack)
+            if definition is None:
+                loss.in_remaining.append((pos, raw))
+                continue
+            name = _test_name(raws[definition:definition + 4])
+            if name is not None and _still_defined(name, after):
+                loss.in_remaining.append((pos, raw))  # its definition edited, not deleted
+                continue
+            body = [_norm(t) for t in raws[definition + 1:] if t.strip()]
+            if body and all(b in body_of for b in body) and _contiguous(body, normal):
+                continue  # a duplicate test removed, its twin still in the file
+            loss.in_deleted.append((pos, raw))
+    return loss
+
+
+def _in_test_class(above: Sequence[str], method: str, pack: Pack) -> bool:
+    """METHOD (a def line) is a method of a test class (unittest's setUp, a class Test*)."""
+    definition = pack.function_definition
+    assert definition is not None  # noqa: S101  # only packs that have one call this
+    at = above.index(method)
+    owner = _enclosing(above[at + 1:], method, definition)
+    return owner is not None and owner.lstrip().startswith("class ") and (
+        "Test" in owner or "TestCase" in owner)
+
+
+def _removed_definition(run: Sequence[Removal], i: int, pack: Pack) -> int | None:
+    """The index in RUN of the test definition removed above its I-th line, if any."""
+    if pack.test_definition is None:
+        return None
+    for j in range(i - 1, -1, -1):
+        if pack.test_definition.search(run[j][1]):
+            return j
+    return None
+
+
+def _contiguous(body: list[str], normal: list[str]) -> bool:
+    """BODY (normalised, blank lines out) appears in order, as one block, in NORMAL."""
+    kept = [n for n in normal if n]
+    width = len(body)
+    return any(kept[k:k + width] == body for k in range(len(kept) - width + 1)
+               if kept[k] == body[0])
+
+
+def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
+                        enabled: frozenset[str]) -> list[Hit]:
+    """SKP009 and SKP010 over the whole change. Most changes stop at the first check: no
+    removed line looks like an assertion, so nothing added is lexed or compared."""
     suspects = [(f, pack) for f in files if f.diff.removed
                 for pack in [_assertion_pack(f)] if pack is not None and pack.assertion
                 and any(pack.assertion.search(t) for _, t in f.removed())]
     if not suspects:
         return []
     added_norm = {_norm(t) for f in files for _, t in f.added}
-    counted: dict[str, int] = {}
+    counted: dict[str, list[str]] = {}
+    texts = contents([f.diff.path for f, _ in suspects])
 
-    def added_count(f: ChangedFile) -> int:
+    def added_checks(f: ChangedFile) -> list[str]:
+        """The lines F adds that check (as code)."""
         pack = _assertion_pack(f)
         if f.diff.path not in counted:
-            counted[f.diff.path] = 0 if pack is None or pack.assertion is None else sum(
-                1 for _, _, code, _ in _code_blocks(f.added, pack.family, 1)
-                if pack.assertion.search(code))
+            receivers = frozenset() if pack is None else _receivers(
+                pack, [texts.get(f.diff.path) or "", *(t for _, t in f.added)])
+            counted[f.diff.path] = [] if pack is None else [
+                code for _, _, code, _ in _code_blocks(f.added, pack.family, 1)
+                if _checks_or_replaces(pack, code, receivers)]
         return counted[f.diff.path]
 
-    lost: dict[str, list[tuple[int, str]]] = {}
+    lost: dict[str, set[tuple[int, str]]] = {}
     for f, pack in suspects:
-        assertion = pack.assertion
-        assert assertion is not None  # noqa: S101  # suspects have one
-        gone = [(pos, raw) for pos, raw, code in _live_checks(f, pack)
-                if assertion.search(code) and _norm(raw) not in added_norm]
-        if gone and not added_count(f):
+        after = texts.get(f.diff.path) or ""
+        receivers = _receivers(pack, [after, *(t for _, t in f.removed())])
+        gone = {(pos, raw) for run in _live_runs(f, pack) for pos, raw, code in run
+                if _checks(pack, code, receivers) and _norm(raw) not in added_norm}
+        if gone and not added_checks(f):
             lost[f.diff.path] = gone
     if not lost:
         return []
-    texts = contents(list(lost))
+    from difflib import SequenceMatcher
+
     created = [f for f in files if f.diff.created]
+    elsewhere = [_norm(code) for f in files for code in added_checks(f) if code.strip()]
+
+    def moved(raw: str) -> bool:
+        """A check of the same shape added anywhere in the change: moved, not lost."""
+        mine = _norm(raw)
+        return any(SequenceMatcher(None, mine, other).ratio() >= 0.8 for other in elsewhere)
+
     found: list[Hit] = []
     for f, pack in suspects:
         if f.diff.path not in lost:
             continue
-        gone = lost[f.diff.path]
         after = texts.get(f.diff.path) or ""
+        gone = lost[f.diff.path]
         if not pack.is_test_file(f.diff.path) and pack.test_module is not None:
             start = pack.test_module.search(after)  # only a test module's assertions count
             first = after.count("\n", 0, start.start()) + 1 if start else None
-            gone = [(pos, raw) for pos, raw in gone if first is not None and pos > first]
-        lines = after.split("\n")
-        gone = [(pos, raw) for pos, raw in gone  # a duplicate of a check still next to it
-                if _norm(raw) not in {_norm(t) for t in lines[max(pos - 6, 0):pos + 5]}]
+            gone = {(pos, raw) for pos, raw in gone if first is not None and pos > first}
+        loss = _sorted_losses(f, pack, after, gone, moved)
         # tests moved to a file this change creates: their checks went with them
-        moved = sum(added_count(c) for c in created)
-        if gone and moved < len(gone):
-            pos, raw = gone[0]
-            found.append(Hit(f.diff.path, pos, 1, REMOVED_ASSERTION, raw))
+        budget = sum(len(added_checks(c)) for c in created)
+        for rule, checks in ((REMOVED_ASSERTION, loss.in_remaining),
+                             (DELETED_TEST, loss.in_deleted)):
+            if checks and budget < len(checks) and (not rule.opt_in or rule.id in enabled):
+                pos, raw = min(checks)
+                found.append(Hit(f.diff.path, pos, 1, rule, raw))
+            budget = max(budget - len(checks), 0)
     return found
 
 
@@ -277,8 +504,7 @@ def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Conten
         from hooks.skips.respelled import respelled_skips
 
         found = _entries_of_new_lists(files, respelled_skips(files, found))
-    if not REMOVED_ASSERTION.opt_in or REMOVED_ASSERTION.id in enabled:
-        found += _removed_assertions(live, contents)
+    found += _removed_assertions(live, contents, enabled)
     if not RENAMED_TEST.opt_in or RENAMED_TEST.id in enabled:
         found += _renamed_tests(live)
     if not RENAMED_TEST_MODULE.opt_in or RENAMED_TEST_MODULE.id in enabled:

@@ -118,3 +118,36 @@ def confirm_not_made_failed(lines: Sequence[str], _text: str, line: int, col: in
     """An outcome set to "failed" makes the run stricter (fail on a warning), not greener."""
     raw = lines[line - 1] if 0 < line <= len(lines) else ""
     return "failed" not in raw[col:]
+
+
+def confirm_not_doc_comment(lines: Sequence[str], _text: str, line: int, _col: int) -> bool:
+    """A comment rule's match is not in a documentation comment (``///``, ``//!``, a
+    ``/** ... */`` or ``/*! ... */`` block): a rustdoc or Javadoc example, a doctest, is
+    documentation, not a test commented out."""
+    raw = lines[line - 1].lstrip() if 0 < line <= len(lines) else ""
+    if raw.startswith(("///", "//!")):
+        return False
+    for number in range(line, max(line - 200, 0), -1):  # the block comment it sits in
+        text = lines[number - 1]
+        opened = text.rfind("/*")
+        if text.rfind("*/") > opened and number != line:
+            return True  # a block closed above: this line is in none
+        if opened >= 0:
+            return text[opened + 2:opened + 3] not in ("*", "!") or \
+                text[opened:opened + 4] == "/**/"
+    return True
+
+
+_RETURN_AFTER = re.compile(r"[;{]\s*return\b|^\s*return\b")
+
+
+def confirm_returns_after(lines: Sequence[str], _text: str, line: int, col: int) -> bool:
+    """The 'skipping' message is code (not a comment) and the test returns right after it:
+    on the same line, or as the next non-blank line."""
+    raw = lines[line - 1] if 0 < line <= len(lines) else ""
+    if raw.lstrip().startswith(("//", "#", "*", "/*", "--")):
+        return False
+    if _RETURN_AFTER.search(raw[col:]):
+        return True
+    following = next((t for t in lines[line:line + 3] if t.strip()), "")
+    return _RETURN_AFTER.match(following) is not None

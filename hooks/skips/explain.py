@@ -35,7 +35,10 @@ RULE_WHY = {
     "SKP008": "A CI or config escape hatch (`|| true`, `continue-on-error`, an exclusion option, "
               "a deselected test) lets a red step or a failing test pass the build.",
     "SKP009": "Removing a test's assertions, with none added in their place, leaves a test "
-              "that runs and passes but checks nothing.",
+              "that runs and passes but checks nothing it checked before.",
+    "SKP010": "Deleting the failing test is the classic way to a green run. A test deleted "
+              "with the feature it tested is the honest case: justify it with an allowance, "
+              "or turn the rule off and keep SKP009.",
 }
 
 
@@ -69,6 +72,8 @@ def page(rule_id: str) -> str:
     for pack, rule in rules_of(rule_id):
         opt_in = f" (opt-in: runs only with `--enable {rule_id}`)" if rule.opt_in else ""
         lines += [f"## {pack}: {rule.message}{opt_in}", ""]
+        if rule.why:
+            lines += [f"Why: {rule.why}.", ""]
         where = rule.sample or ""
         if rule.before is not None:
             lines += [f"Before{f' ({where})' if where else ''}:", "", _fenced(rule.before), ""]

@@ -67,5 +67,5 @@ def list_rules() -> int:
             if rule.id == rule_id:
                 print(f"  {'any':<11} {rule.message}\n  {'':<11} e.g. "
                       f"{rule.before.strip().splitlines()[-1].strip() if rule.before else ''}"
-                      f" removed")
+                      f" removed" + (f"\n  {'':<11} why: {rule.why}" if rule.why else ""))
     return 0

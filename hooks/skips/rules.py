@@ -1,6 +1,7 @@
 """Rules and packs: the data the skip guard runs on.
 
-A rule is an id (SKP001..SKP009, docs/skip-guard.md), a one-line message, a regex, and a bad and a
+A rule is an id (SKP001..SKP010, docs/skip-guard.md and docs/rules/), a one-line message, a
+regex, a why, and a bad and a
 good example that the test suite runs through the real staged-diff path. A pack is the rules
 of one ecosystem with the files it applies to and how to lex them.
 """
@@ -22,7 +23,8 @@ RULE_TITLES = {
     "SKP006": "a test definition commented out",
     "SKP007": "a test made uncollectable",
     "SKP008": "a CI or config escape hatch",
-    "SKP009": "an assertion removed from a test file with none added in its place",
+    "SKP009": "assertions removed from a test that remains, with none added in their place",
+    "SKP010": "a test deleted with its assertions, none added in their place",
 }
 
 
@@ -83,14 +85,15 @@ class Rule:
     the scan reads it from the added lines and drops the match without the file's content."""
 
     __slots__ = ("_needles", "_pattern", "bad", "before", "body_start", "confirm", "files", "good", "id",
-                 "message", "opt_in", "previous", "sample", "scope", "source", "tests_only")
+                 "message", "opt_in", "previous", "sample", "scope", "source", "tests_only", "why")
 
     def __init__(self, rule_id: str, message: str, pattern: str, bad: str, good: str, *,
                  scope: str = "code", files: str | None = None,
                  previous: str | None = None, sample: str | None = None,
                  before: str | None = None, tests_only: bool = False,
                  opt_in: bool = False, confirm: Confirm | None = None,
-                 body_start: Callable[[str], bool] | None = None) -> None:
+                 body_start: Callable[[str], bool] | None = None,
+                 why: str | None = None) -> None:
         assert rule_id in RULE_TITLES, rule_id  # noqa: S101  # a typo in the data is our bug
         self.id = rule_id
         self.message = message
@@ -108,6 +111,7 @@ class Rule:
         self.before = before  # committed before the example is staged (rules about removals)
         self.tests_only = tests_only  # only in the pack's test files (not library source)
         self.opt_in = opt_in  # below 90% precision on real history: runs only with --enable
+        self.why = why  # why a change-level rule exists: --list-rules prints it
 
     @property
     def needles(self) -> tuple[str, ...] | None:
@@ -128,12 +132,15 @@ class Rule:
 class Pack:
     """The rules of one ecosystem (which files it reads: ``hooks.skips.FILES``)."""
 
-    __slots__ = ("_gate", "_needles", "assertion", "family", "name", "rules",
-                 "sample", "test_definition", "test_files", "test_module")
+    __slots__ = ("_gate", "_needles", "assertion", "family", "function_definition", "guard",
+                 "name", "receivers", "replacement", "rules", "sample", "test_definition",
+                 "test_files", "test_module")
 
     def __init__(self, name: str, *, family: str, sample: str, rules: Sequence[Rule],
                  test_files: str | None = None, assertion: str | None = None,
-                 test_definition: str | None = None, test_module: str | None = None) -> None:
+                 test_definition: str | None = None, test_module: str | None = None,
+                 replacement: str | None = None, receivers: str | None = None,
+                 guard: str | None = None, function_definition: str | None = None) -> None:
         self.name = name
         self.family = family
         self.sample = sample  # the file name examples are staged under
@@ -144,6 +151,19 @@ class Pack:
         # in a source file that is not a test file, where its tests start (Rust's
         # #[cfg(test)] module): only assertions below it are the tests' assertions
         self.test_module = LazyRegex(test_module) if test_module else None
+        # What SKP009/SKP010 read (hooks.skips.changes). ``assertion``: a removed line that
+        # checks; a group ``recv`` in it must name a variable ``receivers`` (group 1) declares
+        # as the framework's (Go: ``t *testing.T``), so fmt.Errorf is no t.Errorf.
+        # ``replacement``: what else an added line may check with (assertThrows,
+        # assertFailsWith<E> {}, polling forms, a project's assert_* helper). ``guard``: the
+        # line above a check that makes it setup's error check (Go's ``if err != nil``).
+        # ``function_definition``: where a function starts, for packs whose assertions count
+        # only inside a test function (Python: not in a helper or a mock).
+        self.replacement = LazyRegex(replacement) if replacement else None
+        self.receivers = LazyRegex(receivers) if receivers else None
+        self.guard = LazyRegex(guard) if guard else None
+        self.function_definition = LazyRegex(function_definition) \
+            if function_definition else None
         self._needles: tuple[str, ...] | bool | None = False  # False: not computed yet
         self._gate: re.Pattern[str] | None = None
 
@@ -185,11 +205,25 @@ class Pack:
 # Rules about what a change removes, judged per file from the diff (not per added line), for
 # every pack that says what its assertions and test definitions look like.
 REMOVED_ASSERTION = Rule(
-    "SKP009", "assertion removed from a test file with none added in its place", r"(?!)",
+    "SKP009", "assertions removed from a test that remains, with none added in their place",
+    r"(?!)",
     before="def test_pay():\n    total = pay()\n    assert total == 1\n",
     bad="def test_pay():\n    total = pay()\n",
     good="def test_pay():\n    total = pay()\n    assert total == pay_expected()\n",
-    scope="change", sample="tests/test_pay.py")
+    scope="change", sample="tests/test_pay.py",
+    why="the test still runs and passes, but checks nothing it checked before: a failing "
+        "check deleted rather than fixed")
+DELETED_TEST = Rule(
+    "SKP010", "test deleted with its assertions, none added in their place", r"(?!)",
+    before="def test_pay():\n    assert pay() == 1\n\n\ndef test_refund():\n"
+           "    assert refund() == 1\n",
+    bad="def test_pay():\n    assert pay() == 1\n",
+    good="def test_pay():\n    assert pay() == 1\n\n\ndef test_refund_in_full():\n"
+         "    assert refund() == 1\n",
+    scope="change", sample="tests/test_pay.py",
+    why="deleting the failing test is the classic way to a green run; a test deleted with "
+        "the feature it tested is the honest case, allowed with a comment or turned off "
+        "with skips.rules.SKP010 = false")
 RENAMED_TEST = Rule(
     "SKP007", "test renamed so the runner no longer collects it", r"(?!)",
     before="def test_pay():\n    assert pay() == 1\n",
@@ -202,4 +236,18 @@ RENAMED_TEST_MODULE = Rule(
     r"(?!)", bad="git mv tests/test_pay.py tests/pay_tests.py",
     good="git mv tests/test_pay.py tests/test_payment.py", scope="change")
 # judged on the rename itself (git mv), so it has no before/after example of one path
-CHANGE_RULES = (REMOVED_ASSERTION, RENAMED_TEST)
+CHANGE_RULES = (REMOVED_ASSERTION, DELETED_TEST, RENAMED_TEST)
+
+
+# A skip spelled by hand: a message that says the test is skipped, then ``return``. The
+# message is in a string, so the rule reads the raw line; its confirm wants the return.
+_SAYS_SKIPPING = (r"(?<![\w.])(?:e?println!|e?print!|printf|println|print|puts|warn\w*|log\w*"
+                  r"|(?:\w+\.)+(?:Log|Logf|log|info|warn|warning|debug|print\w*|Print\w*|Write\w*))"
+                  r"\s*\(?[^\n]*?\b(?:skipping|Skipping|SKIPPING|skipped|Skipped|skip|Skip|SKIP)\b")
+
+
+def hand_skip(pack_sample: str, bad: str, good: str) -> Rule:
+    """The hand-spelled skip rule of a pack (its examples in the pack's language)."""
+    return Rule("SKP001", "test skipped by hand: a 'skipping' message, then return",
+                _SAYS_SKIPPING, bad, good, scope="raw", tests_only=True, sample=pack_sample,
+                confirm=lazy_confirm("cheats", "confirm_returns_after"))

@@ -54,7 +54,38 @@ def _hides_a_check(lines: Sequence[str], _text: str, line: int, _col: int) -> bo
 def _step_runs_checks(lines: Sequence[str], text: str, line: int, col: int) -> bool:
     from hooks.skips.packs import ci_steps
 
-    return not ci_steps.step_may_fail_harmlessly(lines, line, text, col)
+    return not ci_steps.action_input(lines, line) and \
+        not ci_steps.step_may_fail_harmlessly(lines, line, text, col)
+
+
+def _not_an_action_input(lines: Sequence[str], _text: str, line: int, _col: int) -> bool:
+    """Not a key under a step's ``with:``: ``allow_failure: true`` passed to a third-party
+    action is that action's parameter, not the pipeline's."""
+    from hooks.skips.packs import ci_steps
+
+    return not ci_steps.action_input(lines, line)
+
+
+# set +e to read a command's status (PIPESTATUS, $?), the script then exiting with it or
+# testing it: the status still decides
+_STATUS_READ = LazyRegex(r"(\w+)=[\"']?\$(?:\?|\{PIPESTATUS\[\d+\]\}|\{?PIPESTATUS\b)")
+_STATUS_EXIT = LazyRegex(r"\bexit\s+[\"']?\$\{?PIPESTATUS\b")
+
+
+def _errexit_dropped(lines: Sequence[str], _text: str, line: int, _col: int) -> bool:
+    """``set +e`` whose script does not read the status back and exit with (or test) it."""
+    below = lines[line - 1:line + 20]
+    if any(_STATUS_EXIT.search(t) for t in below):
+        return False
+    for text in below:
+        m = _STATUS_READ.search(text)
+        if m is None:
+            continue
+        used = re.compile(rf"(?:\bexit\s+|\[\[?\s*|\btest\s+|\(\(\s*)[\"']?\$?\{{?"
+                          rf"{re.escape(m.group(1))}\b")
+        if any(used.search(t) for t in below):
+            return False
+    return True
 
 
 ALLOW_LIST_KEY = LazyRegex(r"^\s*allow_failures\s*:")
@@ -76,7 +107,9 @@ def _allow_list_entry(lines: Sequence[str], _text: str, line: int, _col: int) ->
 # the option on the command (None: the option alone is the runner's), the option with what it
 # deselects). A row per runner; the rule below is built from the table.
 DESELECTIONS: tuple[tuple[str, str | None, str], ...] = (
-    ("libtest (cargo test -- --skip)", r"(?<![\w-])cargo\s", r"--skip[\s=]+\S+"),
+    # libtest's --skip comes after `--` (cargo hack's own --skip drops a feature, no test)
+    ("libtest (cargo test -- --skip)", r"(?<![\w-])cargo\s.*\s--(?:\s|$)",
+     r"--skip[\s=]+\S+"),
     ("cargo nextest", r"\bnextest\b", r"(?:-E|--filter-expr|--filterset)[\s=]+[\"']?[^\"']*?"
      r"\bnot\s+\S+"),
     ("go test", r"(?<![\w-])go\s+test\b|\bgotestsum\b", r"-{1,2}skip[\s=]+\S+"),
@@ -110,8 +143,11 @@ def _runner_deselects(lines: Sequence[str], _text: str, line: int, _col: int) ->
     return False
 
 
-_SKIP_FLAGS = LazyRegex(r"-DskipTests\b(?!\s*=\s*false)|-Dmaven\.test\.skip\b(?!\s*=\s*false)"
-                         r"|(?<![\w-])-x\s+test\b")
+# Maven's -DskipTests, Gradle's -x/--exclude-task test (or check, which runs the tests),
+# -Dtest.skip; each but with the value false
+_BUILD_SKIPS = (r"-DskipTests\b(?!\s*=\s*false)|-D(?:maven\.)?test\.skip\b(?!\s*=\s*false)"
+                r"|(?<![\w-])(?:-x|--exclude-task)[\s=]+[\"']?(?::?[\w-]+:)*(?:test|check)\b")
+_SKIP_FLAGS = LazyRegex(_BUILD_SKIPS)
 _PUBLISHING = LazyRegex(r"(?<![\w:-])(?:deploy|publish\w*|release:perform)\b")
 
 
@@ -145,11 +181,12 @@ RULES = (
          sample=WORKFLOW, confirm=_hides_a_check),
     Rule("SKP008", "'set +e': later failures no longer stop the script",
          r"(?<![\w-])set\s+\+e\b",
-         "test:\n\tset +e; pytest -q\n", "test:\n\tset -e; pytest -q\n", sample="Makefile"),
+         "test:\n\tset +e; pytest -q\n", "test:\n\tset -e; pytest -q\n", sample="Makefile",
+         confirm=_errexit_dropped),
     Rule("SKP008", "the CI step or job may fail and the pipeline still passes",
          r"\ballow_failure\s*:\s*true\b|^\s*allow_failures\s*:",
          "matrix:\n  allow_failures:\n    - python: nightly\n",
-         "matrix:\n  fast_finish: true\n", sample=".travis.yml"),
+         "matrix:\n  fast_finish: true\n", sample=".travis.yml", confirm=_not_an_action_input),
     # any value but a literal false: '${{ matrix.experimental }}' is the same escape hatch;
     # judged on the step it sits on (a failure notification or an upload hides no test)
     Rule("SKP008", "the CI step or job may fail and the pipeline still passes",
@@ -217,9 +254,9 @@ RULES = (
          r"\btestPathIgnorePatterns\b",
          "module.exports = {\n  testPathIgnorePatterns: ['/checkout/'],\n};\n",
          "module.exports = {\n  testEnvironment: 'node',\n};\n", sample="jest.config.js"),
-    Rule("SKP008", "the build skips its tests (-DskipTests, -x test)",
-         r"-DskipTests\b(?!\s*=\s*false)|-Dmaven\.test\.skip\b(?!\s*=\s*false)"
-         r"|(?<![\w-])-x\s+test\b|<skipTests>\s*true\s*<|<maven\.test\.skip>\s*true\s*<",
+    Rule("SKP008", "the build skips its tests (-DskipTests, -x test, --exclude-task test, "
+         "-Dtest.skip)",
+         _BUILD_SKIPS + r"|<skipTests>\s*true\s*<|<maven\.test\.skip>\s*true\s*<",
          "build:\n\tmvn -B package -DskipTests\n", "build:\n\tmvn -B package\n",
          sample="Makefile", confirm=_skip_not_after_tests),
     Rule("SKP008", "errors reported but never failing (--exit-zero, ignore_errors, ignore_outcome)",

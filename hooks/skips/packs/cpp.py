@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import lazy_confirm
+
+confirm_not_doc_comment = lazy_confirm("cheats", "confirm_not_doc_comment")
 
 PACK = Pack(
     "cpp", family="c", sample="test/cart_test.cpp",
@@ -30,7 +33,8 @@ PACK = Pack(
              r"^/*\s*(?:TEST|TEST_F|TEST_P|TYPED_TEST|TEST_CASE|SCENARIO)\s*\(",
              "// TEST(Cart, Pays) {\n//   EXPECT_EQ(pay(), 1);\n// }\n",
              "// Pays once per cart.\nTEST(Cart, Pays) {\n  EXPECT_EQ(pay(), 1);\n}\n",
-             scope="comment"),
+             scope="comment",
+             confirm=confirm_not_doc_comment),
         Rule("SKP007", "DISABLED_ prefix: GoogleTest stops running the test",
              r"\b(?:TEST|TEST_F|TEST_P|TYPED_TEST)\s*\(\s*(?:DISABLED_\w*|\w+\s*,\s*DISABLED_\w*)",
              "TEST(Cart, DISABLED_Pays) {\n  EXPECT_EQ(pay(), 1);\n}\n",

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import lazy_confirm
+
+confirm_not_doc_comment = lazy_confirm("cheats", "confirm_not_doc_comment")
 
 PACK = Pack(
     "dotnet", family="c", sample="tests/CartTests.cs",
@@ -30,6 +33,7 @@ PACK = Pack(
              r"^/*\s*\[\s*(?:Fact|Theory|Test|TestMethod|TestCase)\b",
              "// [Fact]\n// public void Pays() { Assert.Equal(1, Pay()); }\n",
              "// Pays once per cart.\n[Fact]\npublic void Pays() { Assert.Equal(1, Pay()); }\n",
-             scope="comment"),
+             scope="comment",
+             confirm=confirm_not_doc_comment),
     ],
 )

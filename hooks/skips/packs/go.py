@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import hand_skip
 from hooks.skips.rules import lazy_confirm
 
 confirm_not_helper_process = lazy_confirm("cheats", "confirm_not_helper_process")
@@ -13,14 +14,29 @@ TEST_GO = r"_test\.go$"
 PACK = Pack(
     "go", family="go", sample="pay/pay_test.go",
     test_files=TEST_GO,
-    assertion=r"\b\w+\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\(|\b(?:assert|require)\.\w+\s*\("
-              r"|\bExpect\s*\(|\bΩ\s*\("
+    # the framework's checks: t.Error*/t.Fatal* (and a testify suite's s.Equal...) on a
+    # variable declared as the test's (receivers), so fmt.Errorf or errors.Errorf is none
+    # (testify's assert./require. first: at one position the first alternative wins)
+    assertion=r"\b(?:assert|require)\.\w+\s*\(|\bExpect\s*\(|\bΩ\s*\("
+              r"|\bT\(\)\.(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\("
+              r"|\b(?P<recv>\w+)\.(?:(?:Error|Errorf|Fatal|Fatalf|Fail|FailNow)\s*\("
+              r"|(?:Require\(\)\.|Assert\(\)\.)?(?:Equal|NotEqual|True|False|Nil|NotNil"
+              r"|NoError|Error|ErrorIs|Contains|Len|Empty|NotEmpty|Panics)\w*\s*\()"
               # testify's own package and helpers: an exported function given the *testing.T
-              r"|(?<![\w.])[A-Z]\w*\s*\(\s*(?:t|mockT|\w+\.T\(\))\s*[,)]"
-              r"|\b\w+\.(?:Require\(\)\.|Assert\(\)\.)?(?:Equal|NotEqual|True|False|Nil|NotNil"
-              r"|NoError|Error|ErrorIs|Contains|Len|Empty|NotEmpty|Panics)\w*\s*\(",
+              r"|(?<![\w.])[A-Z]\w*\s*\(\s*(?:t|mockT|\w+\.T\(\))\s*[,)]",
+    receivers=r"\b(\w+)\s+\*?testing\.(?:T|B|F|TB)\b|\(\s*(\w+)\s+\*?\w*Suite\s*\)"
+              r"|\b(mockT)\b",
+    replacement=r"\bEventually\w*\s*\(|\bConsistently\s*\(",
+    # a check right under an error guard is setup's (`if err != nil { t.Fatal(err) }`)
+    guard=r"^\s*if\b.*\berr\w*\s*!=\s*nil\b",
     test_definition=r"^\s*func\s+Test\w*\s*\(",
     rules=[
+        hand_skip("pay/pay_test.go",
+                  "func TestBash(t *testing.T) {\n\tif !hasBash() {\n"
+                  '\t\tt.Log("no bash, skipping")\n\t\treturn\n\t}\n\tif !runBash() {\n'
+                  '\t\tt.Fatal("bash")\n\t}\n}\n',
+                  'func TestBash(t *testing.T) {\n\tt.Log("reading the skip list")\n'
+                  '\tif !runBash() {\n\t\tt.Fatal("bash")\n\t}\n}\n'),
         Rule("SKP001", "test skipped with t.Skip",
              r"(?:\b\w+|\))\.Skip(?:f|Now)?\s*\(", "func TestPay(t *testing.T) {\n\tt.Skip(\"flaky\")\n}\n",
              "func TestPay(t *testing.T) {\n\tif pay() != 1 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",

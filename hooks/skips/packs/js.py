@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import hand_skip
+from hooks.skips.rules import lazy_confirm
+
+confirm_not_doc_comment = lazy_confirm("cheats", "confirm_not_doc_comment")
 
 _BLOCKS = r"(?:describe|it|test|context|suite|specify)"
 # ava and node:test chain modifiers: test.serial.skip(...), test.concurrent.only(...)
@@ -15,6 +21,19 @@ _BRACKET = r"\b{blocks}\s*\[\s*[\"'`]{name}[\"'`]\s*\]"
 # outside test files (a framework's own source defines `exports.it.skip = ...`, reads
 # `if (test.fails)`): only a call that defines a test, with its title
 _CALL = r"\s*\(\s*[\"'`]"
+
+def _a_named_suite(lines: Sequence[str], text: str, line: int, col: int) -> bool:
+    """The receiver of ``NAME.skip(...)`` / ``NAME.only(...)`` is an uvu suite: the file
+    declares ``NAME = suite(...)``."""
+    import re
+
+    m = re.match(r"[A-Za-z_$][\w$]*", lines[line - 1][col:] if 0 < line <= len(lines) else "")
+    return m is not None and re.search(
+        rf"(?<![\w$.]){re.escape(m.group())}\s*=\s*suite\s*\(", text) is not None
+
+
+# uvu's suites are variables: `const Parse = suite('parse'); Parse.skip('reads', ...)`
+_SUITE_CALL = r"(?<![\w.$])[A-Za-z_$][\w$]*\s*\.\s*{name}\s*\(\s*[\"'`]"
 
 TEST_FILES = r"\.(test|spec|cy)\.[cm]?[jt]sx?$|(^|/)(__tests__|tests?|specs?|e2e|cypress)/"
 # the files jest, vitest and mocha load before the tests (setupFiles, --require)
@@ -29,7 +48,14 @@ PACK = Pack(
               r"|throws|throwsAsync|notThrows|notThrowsAsync|regex|notRegex|snapshot|fail|pass"
               r"|assert|ok|notOk|equal|same|match|rejects|resolves|error)\s*\(",
     test_definition=r"^\s*(it|test|specify)\s*\(",
+    replacement=r"\bwaitFor\w*\s*\(|\.(?:rejects|resolves)\b|\btoThrow\w*\s*\(",
     rules=[
+        hand_skip("src/cart.test.ts",
+                  "it('pays', () => {\n  if (!process.env.DB) {\n"
+                  "    console.log('no database, skipping');\n    return;\n  }\n"
+                  "  expect(pay()).toBe(1);\n});\n",
+                  "it('pays', () => {\n  console.log('reading the skip list');\n"
+                  "  expect(pay()).toBe(1);\n});\n"),
         Rule("SKP001", "test or suite skipped with .skip",
              rf"\b{_BLOCKS}{_CHAIN}{_DOT}skip\b",
              "it.skip('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
@@ -39,6 +65,16 @@ PACK = Pack(
              "it.skip('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
              "exports.it.skip = function (title, fn) {\n  return it(title);\n};\n",
              sample="src/cart.js"),
+        Rule("SKP001", "uvu suite's test skipped with .skip",
+             _SUITE_CALL.format(name="skip"),
+             "const Cart = suite('cart');\nCart.skip('pays', () => {\n  assert.is(pay(), 1);\n});\n",
+             "const Cart = suite('cart');\nCart('pays', () => {\n  assert.is(pay(), 1);\n});\n"
+             "cache.skip('warm up');\n", tests_only=True, confirm=_a_named_suite),
+        Rule("SKP002", "uvu suite's test focused with .only: the suite's others stop running",
+             _SUITE_CALL.format(name="only"),
+             "const Cart = suite('cart');\nCart.only('pays', () => {\n  assert.is(pay(), 1);\n});\n",
+             "const Cart = suite('cart');\nCart('pays', () => {\n  assert.is(pay(), 1);\n});\n"
+             "query.only('id');\n", tests_only=True, confirm=_a_named_suite),
         Rule("SKP001", "test or suite skipped with ['skip']",
              _BRACKET.format(blocks=_BLOCKS, name="skip"),
              "it['skip']('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
@@ -99,7 +135,8 @@ PACK = Pack(
              rf"^\s*(?://+|/\*+)?\s*{_BLOCKS}(?:\.\w+)?\s*\(\s*[\"'`]",
              "// it('pays', () => {\n//   expect(pay()).toBe(1);\n// });\n",
              "// pays once per cart\nit('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
-             scope="comment", tests_only=True),
+             scope="comment",
+             confirm=confirm_not_doc_comment, tests_only=True),
         Rule("SKP008", "process.exit(0) in test code: the run ends with success and the tests "
              "after it never run",
              r"\bprocess\s*\.\s*(?:exit|reallyExit)\s*\(\s*0?\s*\)",

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import hand_skip
+from hooks.skips.rules import lazy_confirm
+
+confirm_not_doc_comment = lazy_confirm("cheats", "confirm_not_doc_comment")
 
 PACK = Pack(
     "jvm", family="jvm", sample="src/test/java/CartTest.java",
@@ -12,7 +16,17 @@ PACK = Pack(
               r"|(?<![\w.])fail\s*\(",
     test_definition=r"^\s*@(?:Test|ParameterizedTest|RepeatedTest)\b"
                     r"|^\s*public\s+void\s+test\w*\s*\(",  # JUnit 3: collected by its name
+    # the raising and polling forms (Kotlin's assertFailsWith<E> { }, kotest's
+    # shouldThrow<E> { }, AssertJ, Awaitility), which take a block, not only a call
+    replacement=r"\b(?:assert\w*|expectThrows|shouldThrow\w*|should\w*|assertFailsWith"
+                r"|untilAsserted|until|eventually|await)\s*(?:<[^>]*>)?\s*[({]",
     rules=[
+        hand_skip("src/test/java/CartTest.java",
+                  "@Test\nvoid pays() {\n    if (db == null) {\n"
+                  '        System.out.println("no database, skipping");\n        return;\n'
+                  "    }\n    assertEquals(1, pay());\n}\n",
+                  '@Test\nvoid pays() {\n    System.out.println("reading the skip list");\n'
+                  "    assertEquals(1, pay());\n}\n"),
         Rule("SKP001", "test disabled (@Disabled, @Ignore, enabled = false)",
              r"@(?:Disabled|Ignore)\b|@Test\s*\(\s*enabled\s*=\s*false\b"
              r"|\benabled\s*=\s*false\b|\.config\s*\(\s*enabled\s*=\s*false\b"
@@ -42,6 +56,7 @@ PACK = Pack(
              r"^/*\s*\*?\s*@(?:Test|ParameterizedTest)\b",
              "// @Test\n// void pays() { assertEquals(1, pay()); }\n",
              "// pays once\n@Test\nvoid pays() {\n    assertEquals(1, pay());\n}\n",
-             scope="comment"),
+             scope="comment",
+             confirm=confirm_not_doc_comment),
     ],
 )

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import lazy_confirm
+
+confirm_not_doc_comment = lazy_confirm("cheats", "confirm_not_doc_comment")
 
 PACK = Pack(
     "php", family="php", sample="tests/CartTest.php",
@@ -33,6 +36,7 @@ PACK = Pack(
              r"^(?://+|#+|/?\*+)?\s*(?:public\s+)?function\s+test\w*\s*\(|^(?://+|#+)\s*(?:test|it)\s*\(",
              "// public function testPays(): void {}\n",
              "// Pays once per cart.\npublic function testPays(): void\n{\n    $this->assertSame(1, pay());\n}\n",
-             scope="comment"),
+             scope="comment",
+             confirm=confirm_not_doc_comment),
     ],
 )

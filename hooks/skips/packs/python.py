@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import hand_skip
 from hooks.skips.rules import lazy_confirm
 
 
@@ -34,7 +35,15 @@ PACK = Pack(
               r"(?:assert\w*|fail|raises|warns|deprecated_call|check\w*|verify\w*)\s*\()"
               r"|\bzip\s*\(.*\bstrict\s*=\s*True\b",  # zip(strict=True) checks the lengths
     test_definition=r"^\s*(async\s+)?def\s+test\w*\s*\(|^\s*class\s+Test\w*",
+    # an assert counts only inside a test function: not in a helper or a mock deleted
+    function_definition=r"^\s*(?:async\s+)?def\s+\w+|^\s*class\s+\w+",
+    replacement=r"\b(?:eventually|wait_until|wait_for|poll\w*|retry_until)\s*\(",
     rules=[
+        hand_skip("tests/test_sample.py",
+                  "def test_pay():\n    if db is None:\n"
+                  '        print("no database, skipping")\n        return\n'
+                  "    assert pay() == 1\n",
+                  'def test_pay():\n    print("reading the skip list")\n    assert pay() == 1\n'),
         Rule("SKP001", "test skipped with pytest.mark.skip",
              r"(?<![\w.])(?:pytest\.)?mark\.skip\b(?!if)",
              "@pytest.mark.skip(reason='flaky')\ndef test_pay():\n    assert pay() == 1\n",

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import hand_skip
+from hooks.skips.rules import lazy_confirm
+
+confirm_not_doc_comment = lazy_confirm("cheats", "confirm_not_doc_comment")
 
 PACK = Pack(
     "rust", family="c", sample="tests/pay.rs",
@@ -11,7 +15,16 @@ PACK = Pack(
     test_module=r"#\[cfg\(test\)\]",  # a src/ file's unit tests: production code above it
     assertion=r"\b(?:assert|assert_eq|assert_ne|debug_assert\w*)!\s*\(",
     test_definition=r"^\s*#\[(?:tokio::)?test\b",
+    # any assert macro (assert_matches!, prop_assert!), a project's assert_* helper,
+    # should_panic, an explicit panic!
+    replacement=r"\b\w*assert\w*!\s*[(\[{]|\bassert_\w+\s*\(|#\[should_panic\b|\bpanic!\s*\(",
     rules=[
+        hand_skip("tests/pay.rs",
+                  "#[test]\nfn runs_bash() {\n    if !has_bash() {\n"
+                  '        println!("bash not available; skipping test");\n        return;\n'
+                  "    }\n    assert!(run_bash());\n}\n",
+                  '#[test]\nfn runs_bash() {\n    println!("reading the skip list");\n'
+                  "    assert!(run_bash());\n}\n"),
         Rule("SKP001", "test ignored with #[ignore]", r"#\[\s*ignore\b",
              "#[test]\n#[ignore]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n",
              "#[test]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n"),
@@ -31,7 +44,8 @@ PACK = Pack(
         Rule("SKP006", "test definition commented out",
              r"^/*\s*#\[(?:tokio::)?test\]", "// #[test]\n// fn pays() { assert_eq!(pay(), 1); }\n",
              "// checks the happy path\n#[test]\nfn pays() {\n    assert_eq!(pay(), 1);\n}\n",
-             scope="comment"),
+             scope="comment",
+             confirm=confirm_not_doc_comment),
         Rule("SKP008", "process::exit(0) in a test: the test binary ends with success and the "
              "tests after it never run",
              r"(?<![\w:])(?:std\s*::\s*)?process\s*::\s*exit\s*\(\s*0\s*\)",

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
+from hooks.skips.rules import lazy_confirm
+
+confirm_not_doc_comment = lazy_confirm("cheats", "confirm_not_doc_comment")
 
 PACK = Pack(
     "swift", family="jvm", sample="Tests/CartTests/CartTests.swift",
@@ -33,6 +36,7 @@ PACK = Pack(
              r"^/*\s*(?:func\s+test\w*\s*\(|@Test\b)",
              "// func testPays() {\n//     XCTAssertEqual(pay(), 1)\n// }\n",
              "// Pays once per cart.\nfunc testPays() {\n    XCTAssertEqual(pay(), 1)\n}\n",
-             scope="comment"),
+             scope="comment",
+             confirm=confirm_not_doc_comment),
     ],
 )
