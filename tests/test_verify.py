@@ -76,12 +76,17 @@ def test_json_format(repo: Repo) -> None:
 
 def test_github_annotations_and_step_summary(repo: Repo, tmp_path: Path) -> None:
     base, first, untested, _last = history(repo)
+    untested_tree = repo.git("rev-parse", "--short=7", f"{untested}^{{tree}}")
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
     result = repo.receipt("verify", "--range", f"{base}..HEAD",
                       env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
     assert result.code == 2
-    assert f"::error title=receipt missing::{untested[:7]}: no receipt in {NOTES}" in result.out
+    # one annotation per finding
+    annotations = [line for line in result.out.splitlines() if line.startswith("::error")]
+    assert len(annotations) == 1, result.out
+    assert annotations[0].startswith(f"::error title=missing::{untested[:7]}: no receipt in "
+                                     f"{NOTES} for tree {untested_tree}: ")
     text = summary.read_text()
     assert text.startswith("earlier step\n### Receipts: refused (exit 2)\n")
     assert "| commit | tree | command | counts | where | when | verdict |" in text

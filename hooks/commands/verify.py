@@ -11,7 +11,6 @@ ledger is anyone's to write, so it counts only with ``--allow-overrides``.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from hooks.core.output import print_findings
@@ -161,7 +160,5 @@ def run(args: argparse.Namespace) -> int:
                        extra={"commits": result.commits, "notes": NOTES_REF,
                               "overrides": result.notes,
                               "overrides_not_honoured": result.policy_notes})
-    if os.environ.get("GITHUB_ACTIONS") == "true" and args.format == "text":
-        write(verify.github_annotations(result.findings))
     verify.append_step_summary(verify.step_summary(result, root))
     return code

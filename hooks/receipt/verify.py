@@ -100,14 +100,6 @@ def commits_of(ranges: Sequence[str], revs: Sequence[str], head_only: bool,
     return list(dict.fromkeys(listed))
 
 
-def github_annotations(findings: Sequence[Finding]) -> str:
-    """GitHub Actions ``::error`` lines, one per finding (a commit has no file and line)."""
-    from hooks.core.output import _annotation_escape
-
-    return "".join(f"::error title=receipt {f.kind}::{_annotation_escape(f.message)}\n"
-                   for f in findings)
-
-
 def step_summary(result: CheckResult, root: str) -> str:
     """A Markdown table for $GITHUB_STEP_SUMMARY: one row per commit and receipt."""
     rows = ["| commit | tree | command | counts | where | when | verdict |",
