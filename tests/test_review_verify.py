@@ -119,7 +119,9 @@ def test_ci_range_refuses_a_self_written_override_and_names_it(published: Repo) 
         f"receipt verify: 0 commit(s) vouched for by {NOTES}, 1 let through by an override "
         f"(--allow-overrides)",
         f"receipt verify: {head[:7]}: overridden by test@example.invalid because {REASON} "
-        + allowed.out.splitlines()[1].split(f"because {REASON} ")[1]]
+        + allowed.out.splitlines()[1].split(f"because {REASON} ")[1],
+        'receipt verify: judged by require = "tip" (the default): the newest commit of each '
+        "pushed ref or range needs a receipt"]
     # check-receipt's local behaviour is unchanged: the committed override lets it through
     local = receipt_main(repo.path, "check")
     assert local.code == 0 and f"{head[:7]}: overridden by test@example.invalid" in local.both

@@ -27,8 +27,10 @@ def commit_tested(repo: Repo, name: str) -> str:
 
 
 def history(repo: Repo) -> tuple[str, str, str, str]:
-    """base, tested, UNTESTED, tested: the untested commit sits in the middle."""
+    """base, tested, UNTESTED, tested: the untested commit sits in the middle, and the base's
+    policy wants a receipt on every commit."""
     repo.write("t.py", PASSING_TEST)
+    repo.write(".receipt-hooks.toml", 'require = "every-commit"\n')
     base = repo.commit("base")
     first = commit_tested(repo, "a")
     untested = repo.commit("untested", b="1\n")
@@ -56,7 +58,10 @@ def test_verify_reads_only_the_notes_and_the_same_policy(repo: Repo) -> None:
     repo.commit("base")
     assert repo.receipt("run", "--", PY, "t.py").code == 0
     ok = receipt_main(repo.path, "verify", "--head", "--policy-from", "HEAD")
-    assert ok.code == 0 and ok.out == f"receipt verify: 1 commit(s) vouched for by {NOTES}\n"
+    assert ok.code == 0 and ok.out == (
+        f"receipt verify: 1 commit(s) vouched for by {NOTES}\n"
+        f'receipt verify: judged by require = "tip" (the default): the newest commit of each '
+        f"pushed ref or range needs a receipt\n")
     off = receipt_main(repo.path, "verify", "--require-command", "^make",
                        "--policy-from", "HEAD")
     assert off.code == 6 and "does not match --require-command '^make'" in off.out

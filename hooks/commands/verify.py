@@ -117,9 +117,14 @@ def run(args: argparse.Namespace) -> int:
     from hooks.check_receipt import policy_of
     from hooks.check_receipt import signers_of
     from hooks.core import git
+    from hooks.core.config import REQUIRE_EVERY_COMMIT
     from hooks.receipt import verify
     from hooks.receipt.check import check
     from hooks.receipt.notes import NOTES_REF
+    from hooks.receipt.required import ON_SERVER
+    from hooks.receipt.required import Pushed
+    from hooks.receipt.required import required_commits
+    from hooks.receipt.required import rule_said
 
     bare = git.text("rev-parse", "--is-bare-repository") == "true"
     root = git.text("rev-parse", "--absolute-git-dir") if bare else git.repo_paths().root
@@ -129,14 +134,19 @@ def run(args: argparse.Namespace) -> int:
         for old, new in pushed.notes_updates:  # the evidence this server judges by
             verify.refuse_notes_update(old, new, NOTES_REF, root)
         notes_revs += pushed.notes  # the notes may arrive in this very push (quarantined)
-        commits = pushed.commits
-        if not commits:
+        if not pushed.commits:
             return 0
+        policy_file = policy_file_of(args, root, bare, pushed.commits)
+        commits = required_commits([Pushed(tip, [ON_SERVER]) for tip in pushed.commits],
+                                   policy_file.require, root)
         git.commit_trees(commits, walk=False, cwd=root)
     else:
-        commits = verify.commits_of(args.range, args.rev, args.head, root)
-    policy_file = policy_file_of(args, root, bare, commits)
+        listed = verify.commits_of(args.range, args.rev, True, root)
+        policy_file = policy_file_of(args, root, bare, listed)
+        every = policy_file.require == REQUIRE_EVERY_COMMIT and not args.head
+        commits = verify.commits_of(args.range, args.rev, False, root) if every else listed
     label = "receipt verify"
+    rule_line = rule_said(label, policy_file)
     result = check(commits, None, policy_of(args, policy_file), policy_file, files=False,
                    notes_revs=notes_revs, root=root if bare else None,
                    signers=signers_of(args, root), allow_overrides=args.allow_overrides,
@@ -149,16 +159,20 @@ def run(args: argparse.Namespace) -> int:
         vouched = len(result.commits) - overridden
         write(f"{label}: {vouched} commit(s) vouched for by {NOTES_REF}" +
               (f", {overridden} let through by an override (--allow-overrides)\n"
-               if overridden else "\n") + "".join(f"{note}\n" for note in result.notes))
+               if overridden else "\n") + "".join(f"{note}\n" for note in result.notes)
+              + rule_line + "\n")
     if args.pre_receive and code != 0:  # git shows a hook's stderr to the pusher as remote:
         sys.stderr.write("".join(f"{f.message}\n" for f in result.findings))
-        sys.stderr.write(f"{label}: push refused: every branch needs a receipt in "
-                         f"{NOTES_REF} for its tree; push the notes with it: 'git push "
-                         f"<remote> <branch> {NOTES_REF}'\n")
+        sys.stderr.write(f"{label}: push refused: the commits above need a receipt in "
+                         f"{NOTES_REF} for their tree; push the notes with them: 'git push "
+                         f"<remote> <branch> {NOTES_REF}'\n{rule_line}\n")
     else:
         print_findings(result.findings, fmt=args.format, exit_code=code,
                        extra={"commits": result.commits, "notes": NOTES_REF,
                               "overrides": result.notes,
-                              "overrides_not_honoured": result.policy_notes})
+                              "overrides_not_honoured": result.policy_notes,
+                              "require": policy_file.require})
+        if code != 0 and args.format == "text":
+            write(rule_line + "\n")
     verify.append_step_summary(verify.step_summary(result, root))
     return code
