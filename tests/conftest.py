@@ -66,6 +66,10 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         # the test projects' pytest loads no plugin of this venv (xdist...): a tenth of a
         # second saved on each of the suite's ~150 inner pytest runs; no receipt records it
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        # the test projects' Python writes no bytecode, on every machine: a file rewritten
+        # within the same second at the same size (the scripted agent's attempts) would
+        # otherwise run from the bytecode of its previous content
+        "PYTHONDONTWRITEBYTECODE": "1",
     })
     yield
     os.environ.clear()
