@@ -96,21 +96,45 @@ REMOTE_DEFAULT = "refs/remotes/origin/HEAD"
 
 
 def remote_default(root: str, commits: list[str]) -> str:
-    """The remote's default branch, the trusted policy of ``--rev``/``--head`` when it is not
-    one of the judged COMMITS; else a one-line refusal asking for --policy-from."""
+    """The trusted policy of ``--rev``/``--head``: the remote's default branch when it is not
+    one of the judged COMMITS; the judged commit itself when it is the default branch's own
+    tip (``origin/HEAD`` is it, or the CI says this job builds a push to the default branch);
+    a pull request's base branch, from the CI; else a one-line refusal asking for --policy-from.
+    """
+    from hooks.core import ci
     from hooks.core import git
     from hooks.core.errors import UserError
+    from hooks.core.output import warn
 
     commit = git.resolve_commit(REMOTE_DEFAULT, cwd=root)
+    if commit is not None and commit not in commits:
+        return REMOTE_DEFAULT
+    build = ci.build()
+    own = None
+    if commit is not None and set(commits) == {commit}:
+        own = commit, f"{REMOTE_DEFAULT} is this commit"
+    elif build is not None and build.default_branch and build.commit:
+        tip = git.resolve_commit(build.commit, cwd=root)
+        if tip is not None and set(commits) == {tip}:
+            own = tip, (f"{build.system} builds a push to the default branch "
+                        f"{build.default_branch}, and this is its tip")
+    if own is not None:
+        warn(f"receipt verify: note: {git.short(own[0])} is judged by the policy committed in "
+             f"it, the default branch's own ({own[1]})")
+        return own[0]
+    if build is not None and build.base:
+        base = f"refs/remotes/origin/{build.base}"
+        based = git.resolve_commit(base, cwd=root)
+        if based is not None and based not in commits:
+            return base
     ask = ("pass --policy-from REV (the branch they merge into, e.g. --policy-from origin/main) "
            "or --range BASE..HEAD: the judged commits' own config is the pusher's to change")
     if commit is None:
         raise UserError(f"receipt verify: no policy to judge by: {REMOTE_DEFAULT} does not "
-                        f"exist here: {ask}")
-    if commit in commits:
-        raise UserError(f"receipt verify: no policy to judge by: {REMOTE_DEFAULT} "
-                        f"({git.short(commit)}) is a commit being judged: {ask}")
-    return REMOTE_DEFAULT
+                        f"exist here and the CI environment names no default-branch push or "
+                        f"pull request base: {ask}")
+    raise UserError(f"receipt verify: no policy to judge by: {REMOTE_DEFAULT} "
+                    f"({git.short(commit)}) is a commit being judged: {ask}")
 
 
 def run(args: argparse.Namespace) -> int:
