@@ -164,7 +164,8 @@ def _check(args: argparse.Namespace, root: str) -> int:
     if code == 0 and args.format == "text":
         write(result.vouched() + "\n")
     if code == 0 and getattr(args, "publish", None) is not None:
-        _publish(args.publish)
+        pushed_to = getattr(args, "pushed_to", None) or [""]
+        _publish(args.publish or os.environ.get("PRE_COMMIT_REMOTE_NAME") or pushed_to[0])
     print_findings(result.findings, fmt=args.format, exit_code=code,
                    extra={"commits": result.commits, "receipt": result.shown,
                           "overrides": result.notes, "policy": result.policy_notes,
@@ -202,7 +203,7 @@ def _publish(remote: str) -> None:
     from hooks.core.output import warn
     from hooks.receipt import notes
 
-    remote = remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or "origin"
+    remote = remote or "origin"  # neither pre-commit nor git named the push's remote
     notes.publish(remote)  # pushes with --no-verify: this hook is not run again for it
     warn(f"check-receipt: published {notes.NOTES_REF} to {remote}")
 
@@ -231,6 +232,9 @@ def _main(argv: Sequence[str] | None) -> int:
              notes=[CHECK_EXIT_CODES], annotates=True)
     add_arguments(parser)
     add_publish_argument(parser)
+    parser.add_argument("pushed_to", nargs="*", metavar="REMOTE URL",
+                        help="with --git-pre-push: the remote's name and URL, as git passes "
+                             "them to the hook (--publish publishes to that remote)")
     return check(parser.parse_args(argv))
 
 
