@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import hooks
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
+from hooks.core.errors import USAGE_ERROR
 from hooks.core.errors import guarded
 
 # Subcommands that read their own command line (a command after --, or a hook's own parser):
@@ -45,6 +46,7 @@ def build_parser() -> ArgumentParser:
     from hooks.commands import override
     from hooks.commands import show
     from hooks.commands import verify
+    from hooks.core import exits
 
     parser = ArgumentParser(prog="receipt")
     describe(parser, "Make \"the tests passed\" a fact a machine can check: run the tests "
@@ -97,9 +99,8 @@ def build_parser() -> ArgumentParser:
     describe(shown, "Print the receipt, then check it against HEAD and exit with the check's "
                     "exit code.",
              "receipt show", "receipt show --receipt artifacts/other-receipt.json",
-             notes=["Exit codes are the check's: 0 the receipt vouches for HEAD, 2 missing, "
-                    "3 stale (HEAD is not the tree it tested), 4 the run failed, 5 not a "
-                    "receipt, 6 off policy. The receipt is printed whatever the verdict."],
+             notes=["The receipt is printed whatever the verdict; the exit code is the check's "
+                    "for HEAD.", check_receipt.CHECK_EXIT_CODES],
              annotates=True)
     shown.add_argument("--receipt", metavar="PATH")
     shown.set_defaults(func=lambda args: show.show(args.receipt))
@@ -132,8 +133,8 @@ def build_parser() -> ArgumentParser:
                                                   "ok or the exact fix")
     describe(doctor_parser, "Check the whole set-up, one line per item, ok or the exact fix: "
                             "hook types, the hooks' rev, the CLI on PATH, publishing, identity, "
-                            "config, agent settings, .gitignore. Exit 0 when all are ok, 1 when "
-                            "one is not.", "receipt doctor")
+                            "config, agent settings, .gitignore.", "receipt doctor",
+             notes=[exits.help_line("findings")])
     doctor.add_arguments(doctor_parser)
     doctor_parser.set_defaults(func=doctor.run)
     override_parser = sub.add_parser("override", help="let a push through check-receipt, "
@@ -164,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(args_list)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 1
+        return USAGE_ERROR
     code: int = args.func(args)
     return code
 

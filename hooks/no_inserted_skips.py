@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from hooks.core import change
+from hooks.core import exits
 from hooks.core import git
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
@@ -33,8 +34,8 @@ def build_parser(prog: str) -> ArgumentParser:
              f"{prog} --from-ref origin/main --to-ref HEAD",
              f"{prog} --list-rules",
              notes=["Justify one exception with a comment on the line or the line above: "
-                    "'receipt: allow SKP001 -- ABC-123 flaky on arm64'. Exit codes: 1 on "
-                    "findings, 0 otherwise."], annotates=True)
+                    "'receipt: allow SKP001 -- ABC-123 flaky on arm64'.",
+                    exits.help_line("findings")], annotates=True)
     parser.add_argument("filenames", nargs="*", help="limit the scan to these files")
     parser.add_argument("--from-ref", metavar="REV", help="scan the range FROM...TO")
     parser.add_argument("--to-ref", metavar="REV")
@@ -52,6 +53,9 @@ def build_parser(prog: str) -> ArgumentParser:
                         type=rule_id_argument,
                         help="also run this opt-in rule (repeatable; --list-rules marks them)")
     parser.add_argument("--list-rules", action="store_true", help="print every rule and exit")
+    parser.add_argument("--explain", metavar="RULE_ID", type=rule_id_argument,
+                        help="print what RULE_ID finds, why, and each pack's examples "
+                             "(docs/rules/RULE_ID.md)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text for people (default) or json for machines")
     return parser
@@ -89,6 +93,10 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
 
     if args.list_rules:
         return list_rules()
+    if args.explain:
+        from hooks.skips.explain import explain
+
+        return explain(args.explain)
     off = _apply_config(args)
     if args.write_baseline:
         from hooks.skips.baseline import write_baseline

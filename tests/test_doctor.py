@@ -12,6 +12,8 @@ import pytest
 from conftest import PASSING_TEST
 from conftest import Repo
 
+from hooks.core.exits import FINDINGS
+
 PY = sys.executable
 
 
@@ -67,7 +69,7 @@ def test_each_broken_item_is_named_with_its_fix(set_up: Repo, tmp_path: Path) ->
     no_receipt.mkdir()
     os.symlink(str(shutil.which("git")), no_receipt / "git")
     result = repo.receipt("doctor", env={"PATH": str(no_receipt)})
-    assert result.code == 1, result.both
+    assert result.code == FINDINGS, result.both
     said = result.out.splitlines()
     assert said[0] == ("receipt doctor: FIX: hook types not installed here: pre-push: run "
                        "'pre-commit install --hook-type pre-commit --hook-type pre-push'")
@@ -90,7 +92,7 @@ def test_installed_hook_types_without_the_declaration_are_named(set_up: Repo) ->
     set_up.write(".pre-commit-config.yaml",
                  config.replace("default_install_hook_types: [pre-commit, pre-push]\n", ""))
     result = set_up.receipt("doctor")
-    assert result.code == 1
+    assert result.code == FINDINGS
     assert result.out.splitlines()[0].startswith(
         "receipt doctor: FIX: both hook types are installed here, but .pre-commit-config.yaml "
         "has no 'default_install_hook_types: [pre-commit, pre-push]'")

@@ -18,6 +18,8 @@ from conftest import Repo
 from conftest import Result
 from conftest import git
 
+from hooks.core.errors import USAGE_ERROR
+
 PY = sys.executable
 NOTES = "refs/notes/receipts"
 THEIRS = ("# our hooks\nrepos:\n- repo: https://github.com/pre-commit/pre-commit-hooks\n"
@@ -81,7 +83,7 @@ def test_flow_style_yaml_is_refused_and_left_as_it_was(tmp_path: Path, flow: str
     repo = project(tmp_path)
     repo.write(".pre-commit-config.yaml", flow)
     refused = init(repo)
-    assert refused.code == 1
+    assert refused.code == USAGE_ERROR
     assert refused.err.startswith("receipt: .pre-commit-config.yaml ")
     assert "receipt init edits only block-style YAML, so it changed nothing; add by hand the " \
            "line 'default_install_hook_types: [pre-commit, pre-push]'" in refused.err
@@ -118,7 +120,7 @@ def test_a_symlink_inside_is_written_through_and_one_outside_refused(tmp_path: P
     outside.write_text(THEIRS)
     os.symlink(outside, other.path / ".pre-commit-config.yaml")
     refused = init(other)
-    assert refused.code == 1
+    assert refused.code == USAGE_ERROR
     assert refused.err == (f"receipt: .pre-commit-config.yaml is a symlink to {outside}, "
                            f"outside the repository: receipt init does not write through it; "
                            f"make the change there by hand, or replace the link with a file, "

@@ -11,6 +11,8 @@ import pytest
 from conftest import PASSING_TEST
 from conftest import Repo
 
+from hooks.core.errors import CONFIG_ERROR
+
 PY = sys.executable
 NOTES = "refs/notes/receipts"
 RULE = {
@@ -81,5 +83,5 @@ def test_the_rule_is_named_in_the_config_schema(repo: Repo, rule: str) -> None:
     repo.write(".receipt-hooks.toml", f'require = "{rule}x"\n')
     repo.commit("bad rule")
     refused = repo.receipt("check")
-    assert refused.code != 0
+    assert refused.code == CONFIG_ERROR
     assert f"require: '{rule}x' is not one of ['tip', 'every-commit']" in refused.err

@@ -1,8 +1,8 @@
 """``receipt doctor``: check the whole set-up, one line per item: ok, or the exact fix.
 
 Each item is one function of ``Setup`` returning an ``Item``; ``ITEMS`` lists them in the order
-printed, so a new check is one function and one entry. Exit 0 when every item is ok, 1 when
-one is not (``NOT_OK``). Reads only; the hooks' ``rev`` is looked up with ``git ls-remote``.
+printed, so a new check is one function and one entry. Exit 0 when every item is ok, 1 (the
+findings code) when one is not. Reads only; the hooks' ``rev`` is looked up with ``git ls-remote``.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from collections.abc import Callable
 
 from hooks.agents.formats import FORMATS
 from hooks.core import config
+from hooks.core import exits
 from hooks.core import git
 from hooks.core import git_notes
 from hooks.core.output import write
 
-NOT_OK = 1
 PRECOMMIT = ".pre-commit-config.yaml"
 HOOK_TYPES = ("pre-commit", "pre-push")
 _REPO_LINE = re.compile(r"^\s*-?\s*repo:\s*(\S+)")
@@ -247,4 +247,4 @@ def run(args: argparse.Namespace) -> int:
     setup = Setup(git.repo_paths().root)
     items = [check(setup) for check in ITEMS]
     write("".join(item.line() + "\n" for item in items))
-    return 0 if all(item.ok for item in items) else NOT_OK
+    return exits.OK if all(item.ok for item in items) else exits.FINDINGS

@@ -88,7 +88,7 @@ def _toml_string(text: str) -> str:
 def config_text(suite: str, in_pyproject: bool) -> str:
     fuse = "[tool.receipt-hooks.fuse]" if in_pyproject else "[fuse]"
     lines = [
-        "# receipt-hooks policy (README: 'Repository policy'); command-line options override it",
+        "# receipt-hooks policy (docs/configuration.md); command-line options override it",
         f"test-command = {_toml_string(suite)}   # the whole suite: other receipts are off policy",
         "require-tests = true                 # a run whose test counts are not read fails",
         "ignore = [\"assumption-ledger.jsonl\", \".skips-baseline.json\"]  # bookkeeping",
