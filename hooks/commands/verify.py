@@ -143,12 +143,12 @@ def run(args: argparse.Namespace) -> int:
     from hooks.core import git
     from hooks.core.config import REQUIRE_EVERY_COMMIT
     from hooks.receipt import verify
-    from hooks.receipt.check import check
-    from hooks.receipt.notes import NOTES_REF
-    from hooks.receipt.required import ON_SERVER
-    from hooks.receipt.required import Pushed
-    from hooks.receipt.required import required_commits
-    from hooks.receipt.required import rule_said
+    from hooks.receipt.judge.check import check
+    from hooks.receipt.judge.required import ON_SERVER
+    from hooks.receipt.judge.required import Pushed
+    from hooks.receipt.judge.required import required_commits
+    from hooks.receipt.judge.required import rule_said
+    from hooks.receipt.store.notes import NOTES_REF
 
     bare = git.text("rev-parse", "--is-bare-repository") == "true"
     root = git.text("rev-parse", "--absolute-git-dir") if bare else git.repo_paths().root
