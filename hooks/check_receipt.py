@@ -27,6 +27,7 @@ from hooks.receipt.store.layout import DEFAULT_RECEIPT
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hooks.core.config import Config
+    from hooks.receipt.judge.required import Pushed
     from hooks.receipt.judge.verdict import Policy
     from hooks.receipt.signing import Signers
 
@@ -91,24 +92,28 @@ def _compiled(pattern: str | None) -> re.Pattern[str] | None:
     return re.compile(pattern) if pattern else None
 
 
-def revisions(args: argparse.Namespace) -> list[str]:
+def revisions(args: argparse.Namespace) -> list[Pushed]:
+    """What the push sends: each tip, with what the remote has of its history when known."""
     from hooks.receipt.judge import pushed
     from hooks.receipt.judge.check import commits_from_pre_push_stdin
+    from hooks.receipt.judge.required import ON_REMOTES
+    from hooks.receipt.judge.required import Pushed
 
     if args.git_pre_push:
         return commits_from_pre_push_stdin(sys.stdin.read() if sys.stdin else "")
     if args.rev:
-        return list(args.rev)
+        return [Pushed(rev) for rev in args.rev]
     not_code = pushed.first_ref_not_code()
     if not_code:
-        return pushed.instead_of(not_code)
+        return [Pushed(rev) for rev in pushed.instead_of(not_code)]
     if os.environ.get("PRE_COMMIT_TO_REF"):
-        return [os.environ["PRE_COMMIT_TO_REF"]]
+        since = os.environ.get("PRE_COMMIT_FROM_REF")
+        return [Pushed(os.environ["PRE_COMMIT_TO_REF"], [since] if since else [ON_REMOTES])]
     if os.environ.get("PRE_COMMIT_LOCAL_BRANCH"):
         # pre-commit's pre-push on a branch whose whole history is new (its root commit not on
         # the remote) runs as --all-files with no refs; the local ref still names the commit.
-        return [os.environ["PRE_COMMIT_LOCAL_BRANCH"]]
-    return ["HEAD"]
+        return [Pushed(os.environ["PRE_COMMIT_LOCAL_BRANCH"], [ON_REMOTES])]
+    return [Pushed("HEAD")]
 
 
 def policy_of(args: argparse.Namespace, policy_file: Config) -> Policy:
@@ -149,7 +154,8 @@ def _check(args: argparse.Namespace, root: str) -> int:
     from hooks.core.output import warn
     from hooks.receipt.judge.check import check_committed
 
-    result = check_committed(revisions(args), args.receipt,
+    commits, rule_line = required(revisions(args), root)
+    result = check_committed(commits, args.receipt,
                              lambda policy_file: policy_of(args, policy_file),
                              require_log=args.require_log, signers=signers_of(args, root))
     for note in result.policy_notes:
@@ -158,18 +164,46 @@ def _check(args: argparse.Namespace, root: str) -> int:
     if code == 0 and args.format == "text":
         write(result.vouched() + "\n")
     if code == 0 and getattr(args, "publish", None) is not None:
-        _publish(args.publish)
+        pushed_to = getattr(args, "pushed_to", None) or [""]
+        _publish(args.publish or os.environ.get("PRE_COMMIT_REMOTE_NAME") or pushed_to[0])
     print_findings(result.findings, fmt=args.format, exit_code=code,
                    extra={"commits": result.commits, "receipt": result.shown,
-                          "overrides": result.notes, "policy": result.policy_notes})
+                          "overrides": result.notes, "policy": result.policy_notes,
+                          "require": rule_line or None})
+    if code != 0 and args.format == "text" and rule_line:
+        write(rule_line + "\n")
     return code
+
+
+def required(pushed: list[Pushed], root: str) -> tuple[list[str], str]:
+    """The commits the push needs receipts for, by the ``require`` rule committed in each tip
+    (the config that judges it), and the line that names the rule ("" for a plain --rev)."""
+    from hooks.core import config
+    from hooks.core import git
+    from hooks.receipt.judge.check import resolve
+    from hooks.receipt.judge.required import required_commits
+    from hooks.receipt.judge.required import rule_said
+
+    ranged = [p for p in pushed if p.has]
+    if not ranged:
+        return [p.tip for p in pushed], ""
+    tips, _unknown = resolve([p.tip for p in ranged], root)
+    configs = config.committed(tips, git.repo_paths(root))
+    commits: list[str] = [p.tip for p in pushed if not p.has]
+    said: list[str] = []
+    for push in ranged:
+        tip = git.resolve_commit(push.tip, cwd=root) if push.tip not in configs else push.tip
+        policy_file = configs.get(tip or "", config.NO_CONFIG)
+        commits += required_commits([push], policy_file.require, root)
+        said.append(rule_said("check-receipt", policy_file))
+    return list(dict.fromkeys(commits)), "; ".join(dict.fromkeys(said))
 
 
 def _publish(remote: str) -> None:
     from hooks.core.output import warn
     from hooks.receipt.store import notes
 
-    remote = remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or "origin"
+    remote = remote or "origin"  # neither pre-commit nor git named the push's remote
     notes.publish(remote)  # pushes with --no-verify: this hook is not run again for it
     warn(f"check-receipt: published {notes.NOTES_REF} to {remote}")
 
@@ -198,6 +232,9 @@ def _main(argv: Sequence[str] | None) -> int:
              notes=[CHECK_EXIT_CODES], annotates=True)
     add_arguments(parser)
     add_publish_argument(parser)
+    parser.add_argument("pushed_to", nargs="*", metavar="REMOTE URL",
+                        help="with --git-pre-push: the remote's name and URL, as git passes "
+                             "them to the hook (--publish publishes to that remote)")
     return check(parser.parse_args(argv))
 
 

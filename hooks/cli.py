@@ -38,6 +38,7 @@ def build_parser() -> ArgumentParser:
     from hooks import check_receipt
     from hooks.commands import attest
     from hooks.commands import demo
+    from hooks.commands import doctor
     from hooks.commands import init
     from hooks.commands import install_hook
     from hooks.commands import ledger
@@ -45,6 +46,7 @@ def build_parser() -> ArgumentParser:
     from hooks.commands import override
     from hooks.commands import show
     from hooks.commands import verify
+    from hooks.core import exits
 
     parser = ArgumentParser(prog="receipt")
     describe(parser, "Make \"the tests passed\" a fact a machine can check: run the tests "
@@ -127,6 +129,14 @@ def build_parser() -> ArgumentParser:
              "receipt init --dry-run", "receipt init --test-command 'pytest -q'")
     init.add_arguments(init_parser)
     init_parser.set_defaults(func=init.run)
+    doctor_parser = sub.add_parser("doctor", help="check the whole set-up: one line per item, "
+                                                  "ok or the exact fix")
+    describe(doctor_parser, "Check the whole set-up, one line per item, ok or the exact fix: "
+                            "hook types, the hooks' rev, the CLI on PATH, publishing, identity, "
+                            "config, agent settings, .gitignore.", "receipt doctor",
+             notes=[exits.help_line("findings")])
+    doctor.add_arguments(doctor_parser)
+    doctor_parser.set_defaults(func=doctor.run)
     override_parser = sub.add_parser("override", help="let a push through check-receipt, "
                                                       "with a reason logged in the ledger")
     describe(override_parser, "Let one commit through check-receipt without a receipt, with "

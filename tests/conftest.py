@@ -29,6 +29,10 @@ _LEAKY_VARS = (
     "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_COMMON_DIR", "GIT_NAMESPACE",
     "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "PRE_COMMIT", "GITHUB_ACTIONS",
     "PYTEST_ADDOPTS", "PYTEST_PLUGINS", "NODE_OPTIONS", "GOFLAGS", "PYTHONOPTIMIZE",  # recorded
+    # a CI job's description of its build: verify takes its policy source from these
+    "GITHUB_EVENT_NAME", "GITHUB_EVENT_PATH", "GITHUB_REF", "GITHUB_SHA", "GITHUB_BASE_REF",
+    "GITHUB_STEP_SUMMARY", "GITLAB_CI", "CI_DEFAULT_BRANCH", "CI_COMMIT_REF_NAME",
+    "CI_COMMIT_BRANCH", "CI_COMMIT_SHA", "CI_COMMIT_TAG", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME",
     "AGENT_CMD", "MAX_STEPS", "REPEAT_LIMIT", "LOG", "LEDGER", "FINGERPRINT_FILE",
 )
 
@@ -66,6 +70,10 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         # the test projects' pytest loads no plugin of this venv (xdist...): a tenth of a
         # second saved on each of the suite's ~150 inner pytest runs; no receipt records it
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        # the test projects' Python writes no bytecode, on every machine: a file rewritten
+        # within the same second at the same size (the scripted agent's attempts) would
+        # otherwise run from the bytecode of its previous content
+        "PYTHONDONTWRITEBYTECODE": "1",
     })
     yield
     os.environ.clear()

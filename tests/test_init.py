@@ -12,8 +12,10 @@ import hooks
 from hooks.core import config
 from hooks.core.errors import USAGE_ERROR
 
-HOOKS = ("      - id: check-receipt\n      - id: no-inserted-skips\n"
+HOOKS = ("      - id: check-receipt\n        args: [--publish]\n      - id: no-inserted-skips\n"
          "      - id: require-ledger-hypothesis\n")
+PUBLISH = ("(check-receipt --publish: a push that passes publishes its receipts to the remote "
+           "pushed to)")
 
 
 def files(repo: Repo) -> dict[str, str]:
@@ -32,8 +34,11 @@ def test_init_on_a_fresh_python_project_then_again_changes_nothing(tmp_path: Pat
         "receipt init: would change pyproject.toml: added [tool.receipt-hooks] with "
         "test-command 'pytest'",
         "receipt init: would change .pre-commit-config.yaml: wrote it with the three hooks at "
-        f"rev v{hooks.__version__}",
-        "receipt init: would change .gitignore: added artifacts/",
+        f"rev v{hooks.__version__} {PUBLISH}",
+        "receipt init: would change .gitignore: added artifacts/, .venv/, venv/, __pycache__/, "
+        ".pytest_cache/, .tox/",
+        "receipt init: would write .skips-baseline.json: the skip baseline (the skips already "
+        "in tracked files), so --all-files runs report only new ones",
         "receipt init: note: could not reach https://github.com/receipt-hooks/receipt-hooks to "
         f"check that tag v{hooks.__version__} exists; if pre-commit cannot fetch it, pin a "
         "commit instead (rev: <commit sha>) or run 'pre-commit autoupdate --freeze'",
@@ -56,7 +61,9 @@ def test_init_on_a_fresh_python_project_then_again_changes_nothing(tmp_path: Pat
         "default_install_hook_types: [pre-commit, pre-push]\nrepos:\n"
         f"  - repo: https://github.com/receipt-hooks/receipt-hooks\n    rev: v{hooks.__version__}\n"
         f"    hooks:\n{HOOKS}")
-    assert written[".gitignore"] == "artifacts/\n"
+    assert written[".gitignore"] == ("artifacts/\n.venv/\nvenv/\n__pycache__/\n.pytest_cache/\n"
+                                     ".tox/\n")
+    assert json.loads((repo.path / ".skips-baseline.json").read_text())["findings"] == []
     for hook in ("pre-commit", "pre-push"):
         assert "pre-commit" in (repo.path / ".git/hooks" / hook).read_text()
     again = repo.receipt("init")
@@ -84,8 +91,11 @@ def test_init_on_a_fresh_npm_project_appends_to_what_is_there(tmp_path: Path) ->
     assert written[".receipt-hooks.toml"].startswith(
         "# receipt-hooks policy (docs/configuration.md); command-line options override "
         "it\ntest-command = \"pnpm test\"")
-    assert written[".pre-commit-config.yaml"].startswith(theirs)
-    assert written[".pre-commit-config.yaml"].endswith(HOOKS)
+    # their file is kept line for line: the hook types go first, our entry last
+    assert written[".pre-commit-config.yaml"] == (
+        "default_install_hook_types: [pre-commit, pre-push]\n" + theirs
+        + f"  - repo: https://github.com/receipt-hooks/receipt-hooks\n    rev: v{hooks.__version__}"
+          f"\n    hooks:\n{HOOKS}")
     assert written[".gitignore"] == "node_modules/\nartifacts/\n"
     again = repo.receipt("init")
     assert again.code == 0 and files(repo) == written

@@ -1,23 +1,27 @@
-"""Every supported Python runs the three hooks from this source, and the hot paths stay light.
+"""The supported Pythons: the bound the package declares, the interpreters .ci/run finds for
+the oldest and newest, the three hooks run on this Python from this source, and the hot paths
+stay light.
 
 The suite itself runs on the oldest, the default and the newest supported Python in .ci/run;
-this test also covers the ones in between, where a slip (a stdlib module that moved, syntax
-that is too new) shows up as an error on a commit rather than in review.
+these tests ask nothing of which Pythons this machine has.
 """
 
 from __future__ import annotations
 
+import configparser
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from conftest import SOURCE_ROOT
 from conftest import Repo
+from conftest import run
 
 SUPPORTED = ("3.9", "3.10", "3.11", "3.12", "3.13")
+FIND_PYTHON = str(SOURCE_ROOT / ".ci" / "find-python")
 
 # Run one hook's main() from this checkout's source with nothing else importable but the
 # standard library and what the interpreter already has: the hot paths need no third-party
@@ -32,23 +36,6 @@ print("exit", code, "jsonschema" in sys.modules)
 """
 
 
-def interpreters() -> dict[str, str]:
-    """The supported versions this machine has: the running one, and pyenv's."""
-    found = {f"{sys.version_info[0]}.{sys.version_info[1]}": sys.executable}
-    try:
-        root = subprocess.run(("pyenv", "root"), capture_output=True, text=True,
-                              check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return found
-    versions = Path(root) / "versions"
-    for entry in sorted(versions.iterdir()) if versions.is_dir() else []:
-        m = re.fullmatch(r"(3\.\d+)\.\d+", entry.name)
-        binary = entry / "bin" / f"python{m.group(1)}" if m else None
-        if m and m.group(1) in SUPPORTED and binary and binary.exists():
-            found.setdefault(m.group(1), str(binary))
-    return found
-
-
 def hook(python: str, repo: Repo, module: str, *args: str) -> tuple[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     proc = subprocess.run((python, "-I", "-c", DRIVER, str(SOURCE_ROOT), module, *args),
@@ -56,25 +43,69 @@ def hook(python: str, repo: Repo, module: str, *args: str) -> tuple[str, str]:
     return proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else "", proc.stderr
 
 
-def test_the_oldest_and_newest_supported_pythons_are_here() -> None:
-    # .ci/run runs the suite on both ends of the range: a machine without them cannot vouch
-    assert {"3.9", "3.13"} <= set(interpreters())
+def test_the_declared_bound_and_ci_runs_are_the_supported_range() -> None:
+    setup = configparser.ConfigParser()
+    setup.read(SOURCE_ROOT / "setup.cfg")
+    assert setup["options"]["python_requires"].strip() == f">={SUPPORTED[0]}"
+    ci = (SOURCE_ROOT / ".ci" / "run").read_text()
+    ends = re.findall(r"^for version in (.*); do$", ci, re.M)
+    assert [versions.split() for versions in ends] == [[SUPPORTED[0], SUPPORTED[-1]]]
+    assert 'python=$(.ci/find-python "$version")' in ci
+    assert sys.version_info[:2] >= tuple(int(n) for n in SUPPORTED[0].split("."))
 
 
-@pytest.mark.parametrize("version", SUPPORTED)
-def test_the_three_hooks_run_on_each_python(repo: Repo, version: str) -> None:
-    python = interpreters().get(version)
-    assert python, f"Python {version} is not on this machine (pyenv)"
+def tools_only(where: Path) -> str:
+    """A PATH of the few tools .ci/find-python uses, and nothing else of this machine's."""
+    where.mkdir()
+    for tool in ("bash", "ls", "sort", "tail"):
+        found = shutil.which(tool)
+        assert found, tool
+        os.symlink(found, where / tool)
+    return str(where)
+
+
+def interpreter(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\n")
+    path.chmod(0o755)
+    return path
+
+
+def test_ci_finds_the_newest_pyenv_build_of_each_version(tmp_path: Path) -> None:
+    root = tmp_path / "pyenv"
+    for build in ("3.9.2", "3.9.18", "3.9.9", "3.10.1", "3.13.0"):
+        interpreter(root / "versions" / build / "bin" / f"python{build.rsplit('.', 1)[0]}")
+    env = {"PYENV_ROOT": str(root), "PATH": tools_only(tmp_path / "bin")}
+    found = run([FIND_PYTHON, "3.9"], tmp_path, env=env)
+    assert (found.code, found.out) == (0, f"{root}/versions/3.9.18/bin/python3.9\n"), found.err
+    found = run([FIND_PYTHON, "3.1"], tmp_path, env=env)  # 3.10 is not a build of 3.1
+    assert found.code == 1 and found.out == ""
+    assert found.err == (".ci/find-python: no Python 3.1 here: 'pyenv install 3.1', or put "
+                         "python3.1 on PATH\n")
+
+
+def test_ci_falls_back_to_the_version_on_path(tmp_path: Path) -> None:
+    bin_dir = tools_only(tmp_path / "bin")
+    on_path = interpreter(tmp_path / "bin" / "python3.13")
+    env = {"PYENV_ROOT": str(tmp_path / "no-pyenv"), "PATH": bin_dir}
+    found = run([FIND_PYTHON, "3.13"], tmp_path, env=env)
+    assert (found.code, found.out) == (0, f"{on_path}\n"), found.err
+    missing = run([FIND_PYTHON, "3.9"], tmp_path, env=env)
+    assert missing.code == 1 and "no Python 3.9 here" in missing.err
+
+
+def test_the_three_hooks_run_on_this_python_from_the_source(repo: Repo) -> None:
+    # .ci/run runs the suite on the oldest and the newest supported Python, so this runs on both
     repo.commit("init")
     repo.write("tests/test_pay.py", "import pytest\n\n@pytest.mark.skip\ndef test_pay():\n"
                                     "    assert pay() == 1\n")
     repo.write("src/pay.py", "def pay():\n    return 1\n")
     repo.git("add", "-A")
-    last, err = hook(python, repo, "hooks.no_inserted_skips")
+    last, err = hook(sys.executable, repo, "hooks.no_inserted_skips")
     assert last == "exit 1 False", err
-    last, err = hook(python, repo, "hooks.require_ledger_hypothesis")
+    last, err = hook(sys.executable, repo, "hooks.require_ledger_hypothesis")
     assert last == "exit 1 False", err
-    last, err = hook(python, repo, "hooks.check_receipt")
+    last, err = hook(sys.executable, repo, "hooks.check_receipt")
     assert last == "exit 2 False", err
     assert "Traceback" not in err
 

@@ -28,8 +28,10 @@ def commit_tested(repo: Repo, name: str) -> str:
 
 
 def history(repo: Repo) -> tuple[str, str, str, str]:
-    """base, tested, UNTESTED, tested: the untested commit sits in the middle."""
+    """base, tested, UNTESTED, tested: the untested commit sits in the middle, and the base's
+    policy wants a receipt on every commit."""
     repo.write("t.py", PASSING_TEST)
+    repo.write(".receipt-hooks.toml", 'require = "every-commit"\n')
     base = repo.commit("base")
     first = commit_tested(repo, "a")
     untested = repo.commit("untested", b="1\n")
@@ -57,7 +59,10 @@ def test_verify_reads_only_the_notes_and_the_same_policy(repo: Repo) -> None:
     repo.commit("base")
     assert repo.receipt("run", "--", PY, "t.py").code == 0
     ok = receipt_main(repo.path, "verify", "--head", "--policy-from", "HEAD")
-    assert ok.code == 0 and ok.out == f"receipt verify: 1 commit(s) vouched for by {NOTES}\n"
+    assert ok.code == 0 and ok.out == (
+        f"receipt verify: 1 commit(s) vouched for by {NOTES}\n"
+        f'receipt verify: judged by require = "tip" (the default): the newest commit of each '
+        f"pushed ref or range needs a receipt\n")
     off = receipt_main(repo.path, "verify", "--require-command", "^make",
                        "--policy-from", "HEAD")
     assert off.code == 6 and "does not match --require-command '^make'" in off.out
@@ -77,12 +82,17 @@ def test_json_format(repo: Repo) -> None:
 
 def test_github_annotations_and_step_summary(repo: Repo, tmp_path: Path) -> None:
     base, first, untested, _last = history(repo)
+    untested_tree = repo.git("rev-parse", "--short=7", f"{untested}^{{tree}}")
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n")
     result = repo.receipt("verify", "--range", f"{base}..HEAD",
                       env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
     assert result.code == 2
-    assert f"::error title=receipt missing::{untested[:7]}: no receipt in {NOTES}" in result.out
+    # one annotation per finding
+    annotations = [line for line in result.out.splitlines() if line.startswith("::error")]
+    assert len(annotations) == 1, result.out
+    assert annotations[0].startswith(f"::error title=missing::{untested[:7]}: no receipt in "
+                                     f"{NOTES} for tree {untested_tree}: ")
     text = summary.read_text()
     assert text.startswith("earlier step\n### Receipts: refused (exit 2)\n")
     assert "| commit | tree | command | counts | where | when | verdict |" in text

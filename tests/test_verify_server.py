@@ -121,7 +121,9 @@ def test_ci_range_refuses_a_self_written_override_and_names_it(published: Repo) 
         f"receipt verify: 0 commit(s) vouched for by {NOTES}, 1 let through by an override "
         f"(--allow-overrides)",
         f"receipt verify: {head[:7]}: overridden by test@example.invalid because {REASON} "
-        + allowed.out.splitlines()[1].split(f"because {REASON} ")[1]]
+        + allowed.out.splitlines()[1].split(f"because {REASON} ")[1],
+        'receipt verify: judged by require = "tip" (the default): the newest commit of each '
+        "pushed ref or range needs a receipt"]
     # check-receipt's local behaviour is unchanged: the committed override lets it through
     local = receipt_main(repo.path, "check")
     assert local.code == 0 and f"{head[:7]}: overridden by test@example.invalid" in local.both
@@ -200,20 +202,25 @@ def test_verify_head_without_a_trusted_policy_refuses_in_one_line(repo: Repo) ->
         assert refused.code == USAGE_ERROR and refused.out == "", (how, refused.both)
         assert refused.err == (
             "receipt verify: no policy to judge by: refs/remotes/origin/HEAD does not exist "
-            "here: pass --policy-from REV (the branch they merge into, e.g. --policy-from "
+            "here and the CI environment names no default-branch push or pull request base: "
+            "pass --policy-from REV (the branch they merge into, e.g. --policy-from "
             "origin/main) or --range BASE..HEAD: the judged commits' own config is the "
             "pusher's to change\n"), how
 
 
-def test_verify_refuses_when_the_remotes_default_branch_is_the_judged_commit(
-        published: Repo) -> None:
+def test_the_remotes_default_branch_tip_is_judged_by_its_own_policy(published: Repo) -> None:
     repo = published
     repo.git("remote", "set-head", "origin", "main")  # origin/HEAD -> origin/main == HEAD
-    refused = receipt_main(repo.path, "verify", "--head")
-    assert refused.code == USAGE_ERROR, refused.both
+    judged = receipt_main(repo.path, "verify", "--head")
+    assert judged.code == 0, judged.both
     head = repo.git("rev-parse", "--short=7", "HEAD")
-    assert refused.err.startswith(f"receipt verify: no policy to judge by: "
-                                  f"refs/remotes/origin/HEAD ({head}) is a commit being judged")
+    assert judged.err == (f"receipt verify: note: {head} is judged by the policy committed in "
+                          f"it, the default branch's own (refs/remotes/origin/HEAD is this "
+                          f"commit)\n")
+    repo.commit("untested", u="1\n")  # a commit on top: origin/HEAD judges it, not itself
+    refused = receipt_main(repo.path, "verify", "--head")
+    assert refused.code == 2, refused.both
+    assert "note:" not in refused.err
 
 
 # the notes the server judges by are only ever added to.

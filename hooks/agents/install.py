@@ -18,13 +18,28 @@ if TYPE_CHECKING:
 
 
 def hook_command(agent: str) -> str:
-    return f"receipt agent-hook --agent {agent}"
+    """The stop hook's command as the agent's shell runs it: plain ``receipt`` when that is
+    this installation on PATH, else this installation's script by absolute path (a CLI in a
+    venv is not on the agent's PATH, and an agent treats "command not found" as no hook)."""
+    import shlex
+    import shutil
+
+    from hooks.core.cmdline import own_command
+
+    own = own_command("receipt", "hooks.cli")
+    found = shutil.which("receipt")
+    if found and len(own) == 1 and os.path.realpath(found) == os.path.realpath(own[0]):
+        return f"receipt agent-hook --agent {agent}"
+    return shlex.join([*own, "agent-hook", "--agent", agent])
 
 
 def _has_command(node: Any, command: str) -> bool:
+    """Whether NODE holds our hook for this agent, however its command names the CLI."""
     if isinstance(node, dict):
-        return node.get("command") == command or any(_has_command(v, command)
-                                                      for v in node.values())
+        given = node.get("command")
+        same = isinstance(given, str) and (
+            given == command or given.endswith(command[command.index(" agent-hook "):]))
+        return same or any(_has_command(v, command) for v in node.values())
     if isinstance(node, list):
         return any(_has_command(v, command) for v in node)
     return False

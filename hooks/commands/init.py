@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -22,6 +23,7 @@ from hooks.core import git_notes
 from hooks.core.cmdline import quoted
 from hooks.core.errors import UserError
 from hooks.core.fileio import atomic_write
+from hooks.core.fileio import symlink_target
 
 REPO_URL = "https://github.com/receipt-hooks/receipt-hooks"
 HOOK_IDS = ("check-receipt", "no-inserted-skips", "require-ledger-hypothesis")
@@ -115,9 +117,29 @@ def fetchable_rev(url: str) -> tuple[str, str | None]:
     return tag, f"{url} has no tag {tag} and no HEAD: check the URL (--hooks-repo)"
 
 
-def hooks_entry(url: str, rev: str) -> str:
-    ids = "".join(f"      - id: {hook}\n" for hook in HOOK_IDS)
-    return f"  - repo: {url}\n    rev: {rev}\n    hooks:\n{ids}"
+def hooks_entry(url: str, rev: str, indent: str = "  ") -> str:
+    """Our ``repos`` item, its dash at INDENT; check-receipt publishes the receipts to the
+    remote being pushed to once the push is let through."""
+    lines = [f"- repo: {url}", f"  rev: {rev}", "  hooks:"]
+    for hook in HOOK_IDS:
+        lines.append(f"    - id: {hook}")
+        if hook == "check-receipt":
+            lines.append("      args: [--publish]")
+    return "".join(f"{indent}{line}\n" for line in lines)
+
+
+INSTALL_TYPES = ("pre-commit", "pre-push")
+INSTALL_TYPES_LINE = f"default_install_hook_types: [{', '.join(INSTALL_TYPES)}]\n"
+_TOP_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:(.*)$")
+_FLOW_LIST = re.compile(r"^\s*\[([^\]#]*)\]\s*(#.*)?$")
+
+# Directories a project's tools fill that no test run should vouch for, per ecosystem marker.
+ENVIRONMENT_DIRS = (
+    (("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "pytest.ini", "tox.ini",
+      "conftest.py"), (".venv/", "venv/", "__pycache__/", ".pytest_cache/", ".tox/")),
+    (("package.json",), ("node_modules/",)),
+    (("Cargo.toml",), ("target/",)),
+)
 
 
 class Plan:
@@ -130,6 +152,15 @@ class Plan:
         self.notes: list[str] = []
 
     def write(self, name: str, content: str, what: str) -> None:
+        path = os.path.join(self.root, name)
+        outside = symlink_target(path, self.root)
+        if outside is not None:
+            raise UserError(f"{name} is a symlink to {outside}, outside the repository: "
+                            f"receipt init does not write through it; make the change there "
+                            f"by hand, or replace the link with a file, and run it again")
+        if os.path.islink(path):
+            target = os.path.relpath(os.path.realpath(path), os.path.realpath(self.root))
+            what += f" (through the symlink to {target})"
         self.writes.append((name, content.encode(), what))
 
     def keep(self, what: str) -> None:
@@ -167,36 +198,143 @@ def plan_config(plan: Plan, suite: str, force: bool) -> None:
                    f"wrote the config with test-command {quoted(suite)}")
 
 
+PRECOMMIT = ".pre-commit-config.yaml"
+
+
+def _by_hand(why: str, url: str, rev: str) -> UserError:
+    entry = hooks_entry(url, rev).replace("\n", "\\n")
+    return UserError(f"{PRECOMMIT} {why}: receipt init edits only block-style YAML, so it "
+                     f"changed nothing; add by hand the line {quoted(INSTALL_TYPES_LINE.strip())} "
+                     f"and, under repos:, the entry {quoted(entry)}")
+
+
+def _significant(line: str) -> bool:
+    stripped = line.strip()
+    return bool(stripped) and not stripped.startswith("#") and stripped not in ("---", "...")
+
+
+def with_install_types(text: str) -> tuple[str, str | None]:
+    """TEXT with both hook types in ``default_install_hook_types`` (added when absent, or
+    extended when it is a one-line list), and what changed; ValueError when it cannot tell."""
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        key = _TOP_KEY.match(line.rstrip("\r\n"))
+        if not key or key.group(1) != "default_install_hook_types":
+            continue
+        listed = _FLOW_LIST.match(key.group(2))
+        if not listed:
+            raise ValueError("has a default_install_hook_types that is not a one-line list")
+        have = [t.strip().strip("'\"") for t in listed.group(1).split(",") if t.strip()]
+        missing = [t for t in INSTALL_TYPES if t not in have]
+        if not missing:
+            return text, None
+        lines[i] = f"default_install_hook_types: [{', '.join([*have, *missing])}]\n"
+        return "".join(lines), f"added {', '.join(missing)} to default_install_hook_types"
+    at = next((i for i, line in enumerate(lines) if _significant(line)), len(lines))
+    return ("".join([*lines[:at], INSTALL_TYPES_LINE, *lines[at:]]),
+            "added default_install_hook_types: [pre-commit, pre-push]")
+
+
+def with_hooks(text: str, url: str, rev: str) -> str:
+    """TEXT with our entry as the last item of its block-style ``repos`` list; ValueError when
+    the list is not one this can extend without breaking the file."""
+    lines = text.splitlines(keepends=True)
+    start = None
+    for i, line in enumerate(lines):
+        key = _TOP_KEY.match(line.rstrip("\r\n"))
+        if key and key.group(1) == "repos":
+            if key.group(2).strip() and not key.group(2).strip().startswith("#"):
+                raise ValueError("has a flow-style repos list ([...])")
+            start = i
+    if start is None:
+        raise ValueError("has no block-style repos: list")
+    indent, end = None, start + 1
+    for i in range(start + 1, len(lines)):
+        line = lines[i]
+        if not _significant(line):
+            continue
+        item = re.match(r"^(\s*)- ", line)
+        if indent is None and item:
+            indent = item.group(1)
+        if not line[:1].isspace() and not (indent == "" and line.startswith("- ")):
+            break  # the next top-level key
+        end = i + 1
+    body = "".join(lines[:end])
+    if body and not body.endswith("\n"):
+        body += "\n"
+    return body + hooks_entry(url, rev, "  " if indent is None else indent) + "".join(lines[end:])
+
+
 def plan_precommit(plan: Plan, url: str) -> None:
-    name = ".pre-commit-config.yaml"
+    name = PRECOMMIT
     existing = _read(plan.root, name)
-    if existing is None or not all(f"id: {hook}" in existing for hook in HOOK_IDS):
+    has_hooks = existing is not None and all(f"id: {hook}" in existing for hook in HOOK_IDS)
+    rev = ""
+    if not has_hooks:
         rev, note = fetchable_rev(url)
         if note:
             plan.notes.append(note)
     if existing is None:
-        plan.write(name, "default_install_hook_types: [pre-commit, pre-push]\nrepos:\n"
-                   + hooks_entry(url, rev), f"wrote it with the three hooks at rev {rev}")
-    elif all(f"id: {hook}" in existing for hook in HOOK_IDS):
-        plan.keep(f"{name}: the three hooks are already there")
-    elif "repos:" not in existing:
-        raise UserError(f"{name} has no 'repos:' list to append to: add the hooks by hand "
-                        f"(README, 'Quick start')")
-    else:
-        body = existing if existing.endswith("\n") else existing + "\n"
-        plan.write(name, body + hooks_entry(url, rev), f"appended the three hooks at rev {rev}")
+        plan.write(name, INSTALL_TYPES_LINE + "repos:\n" + hooks_entry(url, rev),
+                   f"wrote it with the three hooks at rev {rev} (check-receipt --publish: a "
+                   f"push that passes publishes its receipts to the remote pushed to)")
+        return
+    first = next((line for line in existing.splitlines() if _significant(line)), "")
+    try:
+        if first.lstrip().startswith(("{", "[")):
+            raise ValueError("is flow-style YAML ({...})")
+        text, added_types = with_install_types(existing)
+        said = [added_types] if added_types else []
+        if not has_hooks:
+            text = with_hooks(text, url, rev)
+            said.append(f"appended the three hooks at rev {rev} (check-receipt --publish: a "
+                        f"push that passes publishes its receipts to the remote pushed to)")
+    except ValueError as e:
+        raise _by_hand(str(e), url, rev or "<rev>") from None
+    if not said:
+        plan.keep(f"{name}: the three hooks and both hook types are already there")
+        return
+    plan.write(name, text, "; ".join(said))
 
 
 def plan_gitignore(plan: Plan) -> None:
     existing = _read(plan.root, ".gitignore")
-    if existing is not None and any(line.strip() in ("artifacts/", "/artifacts/", "artifacts")
-                                    for line in existing.splitlines()):
-        plan.keep(".gitignore: artifacts/ is already ignored")
+    present = {line.strip().strip("/") for line in (existing or "").splitlines()}
+    wanted = ["artifacts/"]
+    for markers, directories in ENVIRONMENT_DIRS:
+        if any(os.path.exists(os.path.join(plan.root, m)) for m in markers):
+            wanted += directories
+    missing = [d for d in wanted if d.strip("/") not in present]
+    if not missing:
+        plan.keep(f".gitignore: {', '.join(wanted)} already ignored")
         return
     body = existing or ""
     if body and not body.endswith("\n"):
         body += "\n"
-    plan.write(".gitignore", body + "artifacts/\n", "added artifacts/")
+    plan.write(".gitignore", body + "".join(f"{d}\n" for d in missing),
+               f"added {', '.join(missing)}")
+
+
+def plan_baseline(plan: Plan, policy: config.Config) -> bool:
+    """Whether the skip baseline is to be written: without it, --all-files runs (what
+    pre-commit.ci runs) have nothing to compare with and pass saying so."""
+    baseline = str(policy.section("skips").get("baseline", config.DEFAULT_BASELINE))
+    if os.path.exists(os.path.join(plan.root, baseline)):
+        plan.keep(f"{baseline}: the skip baseline is already there")
+        return False
+    return True
+
+
+def write_skip_baseline(root: str, dry_run: bool) -> None:
+    policy = config.load(root, None)
+    name = str(policy.section("skips").get("baseline", config.DEFAULT_BASELINE))
+    if dry_run:
+        print(f"receipt init: would write {name}: the skip baseline (the skips already in "
+              f"tracked files), so --all-files runs report only new ones")
+        return
+    from hooks.no_inserted_skips import run as skips
+
+    skips(["--write-baseline"], "receipt init")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -209,6 +347,7 @@ def run(args: argparse.Namespace) -> int:
     plan_config(plan, suite, args.force)
     plan_precommit(plan, args.hooks_repo)
     plan_gitignore(plan)
+    baseline = plan_baseline(plan, config.NO_CONFIG)
     if args.agent:  # an agent settings file init cannot merge stops it before anything is written
         from hooks.agents import install as agent_install
 
@@ -227,6 +366,8 @@ def run(args: argparse.Namespace) -> int:
             if not args.dry_run:
                 atomic_write(os.path.join(root, agent_file), text.encode())
             print(f"receipt init: {verb} {agent_file}: {change}")
+    if baseline:
+        write_skip_baseline(root, args.dry_run)
     for note in plan.notes:
         print(f"receipt init: note: {note}")
     for what in plan.unchanged:

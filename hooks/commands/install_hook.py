@@ -33,10 +33,10 @@ def run(args: argparse.Namespace) -> int:
 def hook_script(extra_args: Sequence[str]) -> str:
     # The installed check-receipt by absolute path: works when the venv is not on PATH, and
     # never imports code from the repository being pushed. git passes the remote's name and
-    # URL as arguments; the refs come on stdin.
+    # URL as arguments (passed on: --publish publishes to that remote); the refs come on stdin.
     command = shlex.join([*own_command("check-receipt", "hooks.check_receipt"),
                           "--git-pre-push", *extra_args])
-    return f"#!/bin/sh\n{MARKER}\nexec {command}\n"
+    return f'#!/bin/sh\n{MARKER}\nexec {command} -- "$@"\n'
 
 
 def install(*, force: bool, extra_args: Sequence[str]) -> int:

@@ -11,7 +11,6 @@ ledger is anyone's to write, so it counts only with ``--allow-overrides``.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from hooks.core.output import print_findings
@@ -97,29 +96,58 @@ REMOTE_DEFAULT = "refs/remotes/origin/HEAD"
 
 
 def remote_default(root: str, commits: list[str]) -> str:
-    """The remote's default branch, the trusted policy of ``--rev``/``--head`` when it is not
-    one of the judged COMMITS; else a one-line refusal asking for --policy-from."""
+    """The trusted policy of ``--rev``/``--head``: the remote's default branch when it is not
+    one of the judged COMMITS; the judged commit itself when it is the default branch's own
+    tip (``origin/HEAD`` is it, or the CI says this job builds a push to the default branch);
+    a pull request's base branch, from the CI; else a one-line refusal asking for --policy-from.
+    """
+    from hooks.core import ci
     from hooks.core import git
     from hooks.core.errors import UserError
+    from hooks.core.output import warn
 
     commit = git.resolve_commit(REMOTE_DEFAULT, cwd=root)
+    if commit is not None and commit not in commits:
+        return REMOTE_DEFAULT
+    build = ci.build()
+    own = None
+    if commit is not None and set(commits) == {commit}:
+        own = commit, f"{REMOTE_DEFAULT} is this commit"
+    elif build is not None and build.default_branch and build.commit:
+        tip = git.resolve_commit(build.commit, cwd=root)
+        if tip is not None and set(commits) == {tip}:
+            own = tip, (f"{build.system} builds a push to the default branch "
+                        f"{build.default_branch}, and this is its tip")
+    if own is not None:
+        warn(f"receipt verify: note: {git.short(own[0])} is judged by the policy committed in "
+             f"it, the default branch's own ({own[1]})")
+        return own[0]
+    if build is not None and build.base:
+        base = f"refs/remotes/origin/{build.base}"
+        based = git.resolve_commit(base, cwd=root)
+        if based is not None and based not in commits:
+            return base
     ask = ("pass --policy-from REV (the branch they merge into, e.g. --policy-from origin/main) "
            "or --range BASE..HEAD: the judged commits' own config is the pusher's to change")
     if commit is None:
         raise UserError(f"receipt verify: no policy to judge by: {REMOTE_DEFAULT} does not "
-                        f"exist here: {ask}")
-    if commit in commits:
-        raise UserError(f"receipt verify: no policy to judge by: {REMOTE_DEFAULT} "
-                        f"({git.short(commit)}) is a commit being judged: {ask}")
-    return REMOTE_DEFAULT
+                        f"exist here and the CI environment names no default-branch push or "
+                        f"pull request base: {ask}")
+    raise UserError(f"receipt verify: no policy to judge by: {REMOTE_DEFAULT} "
+                    f"({git.short(commit)}) is a commit being judged: {ask}")
 
 
 def run(args: argparse.Namespace) -> int:
     from hooks.check_receipt import policy_of
     from hooks.check_receipt import signers_of
     from hooks.core import git
+    from hooks.core.config import REQUIRE_EVERY_COMMIT
     from hooks.receipt import verify
     from hooks.receipt.judge.check import check
+    from hooks.receipt.judge.required import ON_SERVER
+    from hooks.receipt.judge.required import Pushed
+    from hooks.receipt.judge.required import required_commits
+    from hooks.receipt.judge.required import rule_said
     from hooks.receipt.store.notes import NOTES_REF
 
     bare = git.text("rev-parse", "--is-bare-repository") == "true"
@@ -130,14 +158,19 @@ def run(args: argparse.Namespace) -> int:
         for old, new in pushed.notes_updates:  # the evidence this server judges by
             verify.refuse_notes_update(old, new, NOTES_REF, root)
         notes_revs += pushed.notes  # the notes may arrive in this very push (quarantined)
-        commits = pushed.commits
-        if not commits:
+        if not pushed.commits:
             return 0
+        policy_file = policy_file_of(args, root, bare, pushed.commits)
+        commits = required_commits([Pushed(tip, [ON_SERVER]) for tip in pushed.commits],
+                                   policy_file.require, root)
         git.commit_trees(commits, walk=False, cwd=root)
     else:
-        commits = verify.commits_of(args.range, args.rev, args.head, root)
-    policy_file = policy_file_of(args, root, bare, commits)
+        listed = verify.commits_of(args.range, args.rev, True, root)
+        policy_file = policy_file_of(args, root, bare, listed)
+        every = policy_file.require == REQUIRE_EVERY_COMMIT and not args.head
+        commits = verify.commits_of(args.range, args.rev, False, root) if every else listed
     label = "receipt verify"
+    rule_line = rule_said(label, policy_file)
     result = check(commits, None, policy_of(args, policy_file), policy_file, files=False,
                    notes_revs=notes_revs, root=root if bare else None,
                    signers=signers_of(args, root), allow_overrides=args.allow_overrides,
@@ -150,18 +183,20 @@ def run(args: argparse.Namespace) -> int:
         vouched = len(result.commits) - overridden
         write(f"{label}: {vouched} commit(s) vouched for by {NOTES_REF}" +
               (f", {overridden} let through by an override (--allow-overrides)\n"
-               if overridden else "\n") + "".join(f"{note}\n" for note in result.notes))
+               if overridden else "\n") + "".join(f"{note}\n" for note in result.notes)
+              + rule_line + "\n")
     if args.pre_receive and code != 0:  # git shows a hook's stderr to the pusher as remote:
         sys.stderr.write("".join(f"{f.message}\n" for f in result.findings))
-        sys.stderr.write(f"{label}: push refused: every branch needs a receipt in "
-                         f"{NOTES_REF} for its tree; push the notes with it: 'git push "
-                         f"<remote> <branch> {NOTES_REF}'\n")
+        sys.stderr.write(f"{label}: push refused: the commits above need a receipt in "
+                         f"{NOTES_REF} for their tree; push the notes with them: 'git push "
+                         f"<remote> <branch> {NOTES_REF}'\n{rule_line}\n")
     else:
         print_findings(result.findings, fmt=args.format, exit_code=code,
                        extra={"commits": result.commits, "notes": NOTES_REF,
                               "overrides": result.notes,
-                              "overrides_not_honoured": result.policy_notes})
-    if os.environ.get("GITHUB_ACTIONS") == "true" and args.format == "text":
-        write(verify.github_annotations(result.findings))
+                              "overrides_not_honoured": result.policy_notes,
+                              "require": policy_file.require})
+        if code != 0 and args.format == "text":
+            write(rule_line + "\n")
     verify.append_step_summary(verify.step_summary(result, root))
     return code

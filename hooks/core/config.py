@@ -32,6 +32,7 @@ TABLE = ("tool", "receipt-hooks")
 DEFAULT_LEDGER = "assumption-ledger.jsonl"
 DEFAULT_BASELINE = ".skips-baseline.json"
 DEFAULT_IGNORE = (DEFAULT_LEDGER, DEFAULT_BASELINE)
+REQUIRE_TIP, REQUIRE_EVERY_COMMIT = "tip", "every-commit"
 
 
 class ConfigError(UserError):
@@ -72,6 +73,12 @@ class Config:
     def require_tests(self) -> bool:
         """Default true once a config exists: a run that counted nothing proves nothing."""
         return bool(self.data.get("require-tests", self.exists))
+
+    @property
+    def require(self) -> str:
+        """Which commits need a receipt: "tip" (the newest of each pushed ref or range) or
+        "every-commit" (every commit a push or range adds)."""
+        return str(self.data.get("require", REQUIRE_TIP))
 
     @property
     def ledger(self) -> str:

@@ -56,14 +56,43 @@ def read_bounded(path: str, limit: int) -> bytes:
         os.close(fd)
 
 
+def _umask() -> int:
+    """The process's umask (reading it means setting it: put back at once)."""
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
+def symlink_target(path: str, root: str) -> str | None:
+    """Where the symlink PATH leads when that is outside ROOT (None: not a link, or inside)."""
+    if not os.path.islink(path):
+        return None
+    target = os.path.realpath(path)
+    inside = os.path.commonpath([os.path.realpath(root), target]) == os.path.realpath(root)
+    return None if inside else target
+
+
 def atomic_write(path: str, data: bytes) -> None:
-    """Write DATA to PATH so readers see the old file or the new one, never a part."""
+    """Write DATA to PATH so readers see the old file or the new one, never a part.
+
+    A file rewritten keeps its mode; a new one gets the umask's (mkstemp's own is 600). A
+    symlink is written through: its target gets the content and the link stays a link
+    (callers that must not follow one outside the project check ``symlink_target`` first)."""
+    import stat
     import tempfile
+    if os.path.islink(path):
+        path = os.path.realpath(path)
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mode = 0o666 & ~_umask()
     fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=directory)
     try:
         with os.fdopen(fd, "wb") as f:
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), mode)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())

@@ -74,10 +74,10 @@ def run(
         capture_output=True,
         check=False,
     )
-    return _checked(args, proc.returncode, proc.stdout, proc.stderr)
+    return checked(args, proc.returncode, proc.stdout, proc.stderr)
 
 
-def _checked(args: tuple[str, ...], code: int, stdout: bytes, stderr: bytes) -> bytes:
+def checked(args: tuple[str, ...], code: int, stdout: bytes, stderr: bytes) -> bytes:
     """STDOUT of ``git ARGS`` that exited CODE; GitError with git's message when it failed."""
     if code != 0:
         message = stderr.decode("utf-8", "replace").strip().splitlines()
@@ -263,7 +263,7 @@ def unpublished(commit: str, cwd: str | None = None) -> tuple[bool, list[str]]:
         lines = text(*args, cwd=cwd).splitlines()
     else:
         out, err = started.communicate()
-        lines = _checked(args, started.returncode, out, err).decode(
+        lines = checked(args, started.returncode, out, err).decode(
             "utf-8", "surrogateescape").strip().splitlines()
     return (any(not line.startswith("-") for line in lines),
             [line[1:] for line in lines if line.startswith("-")])

@@ -55,9 +55,58 @@ def note_show(notes_ref: str, object_id: str, cwd: str | None = None) -> bytes |
     return proc.stdout if proc.returncode == 0 else None
 
 
+# Who writes a notes commit on a machine where git knows nobody (a CI container: actions/checkout
+# configures no user). Used only when git refuses for want of an identity; GIT_AUTHOR_*,
+# GIT_COMMITTER_*, EMAIL and user.*/author.*/committer.* still win where they are set.
+TOOL_NAME = "receipt-hooks"
+TOOL_EMAIL = "receipt-hooks@localhost"
+
+# What git says when it has no identity to write a commit with (git's ident.c).
+_NO_IDENTITY = (b"Please tell me who you are", b"unable to auto-detect email address",
+                b"empty ident name", b"auto-detection is disabled", b"identity unknown")
+
+
+def lacks_identity(stderr: bytes) -> bool:
+    """git's STDERR says it refused to write a commit because it knows no author or committer."""
+    return any(words in stderr for words in _NO_IDENTITY)
+
+
+def tool_identity_env(cwd: str | None = None) -> dict[str, str]:
+    """The environment for a notes commit when git has no identity: the tool's name and email
+    for each part git lacks (an author or committer variable, or a config key, kept)."""
+    configured = subprocess.run(
+        ("git", "config", "--get-regexp", r"^(user|author|committer)\.(name|email)$"),
+        cwd=cwd, env=git.git_env(), capture_output=True, check=False).stdout
+    keys = {line.split(b" ", 1)[0].decode("ascii", "replace").lower()
+            for line in configured.splitlines() if b" " in line.strip()}
+    env = dict(os.environ)
+    for role in ("author", "committer"):
+        for part, tool_value in (("name", TOOL_NAME), ("email", TOOL_EMAIL)):
+            variable = f"GIT_{role.upper()}_{part.upper()}"
+            if env.get(variable) or f"{role}.{part}" in keys or f"user.{part}" in keys:
+                continue
+            if part == "email" and env.get("EMAIL"):
+                continue
+            env[variable] = tool_value
+    return env
+
+
+def _notes_commit(args: tuple[str, ...], cwd: str | None, stdin: bytes | None,
+                  ) -> subprocess.CompletedProcess[bytes]:
+    """``git ARGS`` that writes a notes commit; again with the tool's identity when git has none."""
+    proc = subprocess.run(("git", *args), cwd=cwd, env=git.git_env(), input=stdin,
+                          capture_output=True, check=False)
+    if proc.returncode != 0 and lacks_identity(proc.stderr):
+        proc = subprocess.run(("git", *args), cwd=cwd, env=git.git_env(tool_identity_env(cwd)),
+                              input=stdin, capture_output=True, check=False)
+    return proc
+
+
 def note_write(notes_ref: str, object_id: str, content: bytes, cwd: str | None = None) -> None:
     """Replace the note on OBJECT_ID (``git notes add -f -F -``): one commit on NOTES_REF."""
-    git.run("notes", "--ref", notes_ref, "add", "-f", "-F", "-", object_id, cwd=cwd, stdin=content)
+    args = ("notes", "--ref", notes_ref, "add", "-f", "-F", "-", object_id)
+    proc = _notes_commit(args, cwd, content)
+    git.checked(args, proc.returncode, proc.stdout, proc.stderr)
 
 
 def note_add_new(notes_ref: str, object_id: str, content: bytes,
@@ -65,9 +114,7 @@ def note_add_new(notes_ref: str, object_id: str, content: bytes,
     """Add a note to OBJECT_ID if it has none (``git notes add`` without ``-f``): True when
     written; False when it was not (a note exists, or git failed: the caller reads the note and
     writes with ``note_write``, which reports a real failure)."""
-    proc = subprocess.run(("git", "notes", "--ref", notes_ref, "add", "-F", "-", object_id),
-                          cwd=cwd, env=git.git_env(), input=content, capture_output=True,
-                          check=False)
+    proc = _notes_commit(("notes", "--ref", notes_ref, "add", "-F", "-", object_id), cwd, content)
     return proc.returncode == 0
 
 
@@ -86,7 +133,9 @@ def notes_merge_ours(notes_ref: str, other: str, cwd: str | None = None) -> None
     if git.resolve_commit(f"refs/notes/{notes_ref}", cwd=cwd) is None:
         git.run("update-ref", f"refs/notes/{notes_ref}", other, cwd=cwd)
         return
-    git.run("notes", "--ref", notes_ref, "merge", "--quiet", "-s", "ours", other, cwd=cwd)
+    args = ("notes", "--ref", notes_ref, "merge", "--quiet", "-s", "ours", other)
+    proc = _notes_commit(args, cwd, None)
+    git.checked(args, proc.returncode, proc.stdout, proc.stderr)
 
 
 def fetch_ref(remote: str, source: str, dest: str, cwd: str | None = None) -> bool:

@@ -49,6 +49,17 @@ UNFLAG = {
     "skip-worktree": "git update-index --no-skip-worktree PATH, or git sparse-checkout disable",
     "exec-bit": "git config core.fileMode true",
 }
+# Untracked, un-ignored directories that are plainly a tool's environment or cache, not the
+# project's files: left out of the tree (a test run that fills one did not change what it
+# tested, and a receipt must not be stale for the 2000 files of a .venv). Why, by what shows it.
+ENVIRONMENT_MARKS = (
+    ("pyvenv.cfg", "a Python virtual environment (it holds pyvenv.cfg)"),
+    ("CACHEDIR.TAG", "a cache directory (it holds CACHEDIR.TAG)"),
+)
+ENVIRONMENT_NAMES = {
+    "node_modules": "installed npm packages (node_modules)",
+    "__pycache__": "Python's bytecode cache (__pycache__)",
+}
 _NO_COMMIT = re.compile(r"^error: '(.+?)/?' does not have a commit checked out$", re.MULTILINE)
 
 
@@ -72,17 +83,20 @@ class Hidden:
 
 
 class Snapshot:
-    """The tree, the paths it cannot show, and the index listing it started from (with the
-    index file's identity: a later snapshot of the same unchanged index reuses the listing)."""
+    """The tree, the paths it cannot show, the environments it left out ((directory, why)),
+    and the index listing it started from (with the index file's identity: a later snapshot
+    of the same unchanged index reuses the listing)."""
 
-    __slots__ = ("hidden", "index", "listing", "tree")
+    __slots__ = ("environments", "hidden", "index", "listing", "tree")
 
     def __init__(self, tree: str, hidden: list[Hidden], listing: bytes = b"",
-                 index: tuple[int, ...] | None = None) -> None:
+                 index: tuple[int, ...] | None = None,
+                 environments: list[tuple[str, str]] | None = None) -> None:
         self.tree = tree
         self.hidden = hidden
         self.listing = listing
         self.index = index
+        self.environments = environments or []
 
 
 def _identity(path: str) -> tuple[int, ...] | None:
@@ -190,6 +204,46 @@ def _named(root: str, flagged: dict[str, tuple[str, str, str]], before: list[byt
     return hidden
 
 
+def environments(root: str) -> list[tuple[str, str]]:
+    """(directory, why) of the untracked, un-ignored directories that are an environment or a
+    cache: one ``ls-files`` of the real index that stops at each untracked directory, then a
+    stat or two each; a new directory's own subdirectories are looked at too (``web/`` with
+    its ``node_modules/``), asking git whether they are ignored only when one is found."""
+    out = git.run("ls-files", "-z", "--others", "--exclude-standard", "--directory",
+                  "--no-empty-directory", cwd=root)
+    found: list[tuple[str, str]] = []
+    inside: list[tuple[str, str]] = []
+    for raw in out.split(b"\0"):
+        if not raw.endswith(b"/"):
+            continue
+        directory = _decode(raw)
+        why = _environment(root, directory)
+        if why:
+            found.append((directory, why))
+            continue
+        try:
+            children = [e.name for e in os.scandir(os.path.join(root, directory)) if e.is_dir()]
+        except OSError:
+            continue
+        for name in sorted(children):
+            child = f"{directory}{name}/"
+            why = _environment(root, child)
+            if why:
+                inside.append((child, why))
+    if inside:
+        ignored = set(git.ignored_paths(root, [d for d, _why in inside]))
+        found += [(d, why) for d, why in inside if d not in ignored]
+    return found
+
+
+def _environment(root: str, directory: str) -> str | None:
+    """Why DIRECTORY is an environment or a cache, None when it is not plainly one."""
+    name = os.path.basename(directory.rstrip("/"))
+    return ENVIRONMENT_NAMES.get(name) or next(
+        (said for mark, said in ENVIRONMENT_MARKS
+         if os.path.isfile(os.path.join(root, directory, mark))), None)
+
+
 def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *,
          expect: str | None = None, previous: Snapshot | None = None) -> Snapshot:
     """Tree id of the work tree as it is on disk: tracked files plus untracked, unignored ones.
@@ -234,6 +288,13 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
         git_index.remove_from_index([_literal(p) for p in leave_out if p], ignore, cwd=root,
                                     env=env, config=config)
         tree = git.text("write-tree", cwd=root, env=env)
+        left_environments: list[tuple[str, str]] = []
+        if tree != expect:  # an environment would make it differ: looked for only then
+            left_environments = environments(root)
+            if left_environments:
+                git_index.remove_from_index([_literal(d) for d, _why in left_environments], (),
+                                            cwd=root, env=env, config=config)
+                tree = git.text("write-tree", cwd=root, env=env)
         links = _gitlinks(listing, before, tagged=True)
         if tree != expect:
             listing = git.run("ls-files", "-s", "-z", cwd=root, env=env)
@@ -242,7 +303,7 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
             links += [p for p in _gitlinks(listing, after, tagged=False) if p not in links]
         if links:
             hidden += _dirty_gitlinks(root, env, links)
-        return Snapshot(tree, hidden, first_listing, index)
+        return Snapshot(tree, hidden, first_listing, index, left_environments)
     finally:
         if os.path.exists(temp_index):
             os.unlink(temp_index)

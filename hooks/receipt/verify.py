@@ -90,22 +90,15 @@ def refuse_notes_update(old: str, new: str, notes_ref: str, root: str) -> None:
 
 def commits_of(ranges: Sequence[str], revs: Sequence[str], head_only: bool,
                root: str) -> list[str]:
-    """The commits to verify, newest first, listed with their trees in one git call each."""
+    """The commits to verify, newest first, listed with their trees in one git call each:
+    every commit of RANGES, or with HEAD_ONLY (the "tip" rule, --head) the newest of each."""
     listed: list[str] = []
-    if ranges:
-        found = [c for c, _t in git.commit_trees(ranges, walk=True, cwd=root)]
+    for spec in ranges:
+        found = [c for c, _t in git.commit_trees([spec], walk=True, cwd=root)]
         listed += found[:1] if head_only else found
     if revs or not ranges:
         listed += [c for c, _t in git.commit_trees(revs or ["HEAD"], walk=False, cwd=root)]
     return list(dict.fromkeys(listed))
-
-
-def github_annotations(findings: Sequence[Finding]) -> str:
-    """GitHub Actions ``::error`` lines, one per finding (a commit has no file and line)."""
-    from hooks.core.output import _annotation_escape
-
-    return "".join(f"::error title=receipt {f.kind}::{_annotation_escape(f.message)}\n"
-                   for f in findings)
 
 
 def step_summary(result: CheckResult, root: str) -> str:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from hooks.core.git import RepoPaths
+    from hooks.receipt.judge.required import Pushed
     from hooks.receipt.signing import Signers
 
 
@@ -83,21 +84,25 @@ class CheckResult:
                           f"({', '.join(dict.fromkeys(commands))})", *self.notes])
 
 
-def commits_from_pre_push_stdin(data: str) -> list[str]:
-    """Commit ids from git's pre-push lines '<local ref> <local id> <remote ref> <remote id>'.
+def commits_from_pre_push_stdin(data: str) -> list[Pushed]:
+    """The pushed tips from git's pre-push lines '<local ref> <local id> <remote ref> <remote
+    id>', each with what the remote has: its old id, or (a new ref) the remote-tracking refs.
 
     A local id of all zeros (40 for SHA-1, 64 for SHA-256) is a deletion: nothing to vouch for;
     a remote ref that is not code (notes: the receipts themselves) is not judged.
     """
     from hooks.receipt.judge.pushed import is_code
+    from hooks.receipt.judge.required import ON_REMOTES
+    from hooks.receipt.judge.required import Pushed
 
-    commits: list[str] = []
+    pushed: dict[str, Pushed] = {}
     for line in data.splitlines():
         parts = line.split()
         if len(parts) == 4 and not git.is_null_id(parts[1]) and is_code(parts[2]) \
-                and parts[1] not in commits:
-            commits.append(parts[1])
-    return commits
+                and parts[1] not in pushed:
+            has = [ON_REMOTES] if git.is_null_id(parts[3]) else [parts[3], ON_REMOTES]
+            pushed[parts[1]] = Pushed(parts[1], has)
+    return list(pushed.values())
 
 
 def resolve(revs: Sequence[str], root: str,

@@ -72,6 +72,7 @@ def run(
     head_tree = (git_index.tree_without(head, own.paths, root, left_out) if head and left_out
                  else git.tree_of(head, root) if head else git.empty_tree(root))
     before = snapshot.take(root, own.paths, left_out, expect=head_tree)
+    _warn_environments(before.environments)
     judged = judged_argv({"argv": argv, **context}) or argv
     if reuse:
         from hooks.receipt.record.reuse import reusable
@@ -237,6 +238,17 @@ class _LogSink:
         if self.temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self.temp)
+
+
+def _warn_environments(environments: list[tuple[str, str]]) -> None:
+    """Once per run (the snapshot before it): which directories were left out, and why."""
+    if not environments:
+        return
+    shown = "; ".join(f"{printable(d)} ({why})" for d, why in environments[:3])
+    more = f"; and {len(environments) - 3} more" if len(environments) > 3 else ""
+    names = " ".join(d for d, _why in environments[:3])
+    warn(f"receipt run: note: left out of the tested tree, as no project's files: {shown}{more}; "
+         f"add them to .gitignore ({names}) to say so yourself")
 
 
 def _warn_hidden(hidden: list[snapshot.Hidden]) -> None:
