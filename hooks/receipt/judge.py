@@ -47,17 +47,55 @@ class Judge:
 
     def commit(self, commit: str, loaded: LoadedReceipt) -> list[Finding]:
         if not (self.policy_file.test_commands or self.policy_file.routes):
+            newest = self.newest(commit, None, loaded)
+            if newest is not None:
+                return newest
             from_files = self.receipt(commit, loaded, self.result.shown) if self.files else []
             return self.from_notes(commit, None, from_files)
         from hooks.receipt import suite
 
         found: list[Finding] = []
         for need in suite.needs(self.policy_file, commit, self.root):
-            from_files = self.need(commit, need, loaded) if self.files else []
             said = {f.message for f in found}  # a malformed file is one finding, not one a need
+            newest = self.newest(commit, need.command, loaded)
+            if newest is not None:
+                found += [f for f in newest if f.message not in said]
+                continue
+            from_files = self.need(commit, need, loaded) if self.files else []
             found += [f for f in self.from_notes(commit, need.command, from_files)
                       if f.message not in said]
         return found
+
+    def newest(self, commit: str, command: str | None,
+               loaded: LoadedReceipt) -> list[Finding] | None:
+        """The refusal when the newest receipt on COMMIT's tree (COMMAND's, when the policy
+        names one) ran red, changed the tree or tested nothing: an older green one then does
+        not vouch (``newest.refusal``); None otherwise. A malformed receipt file is refused
+        by the usual path, whatever else the tree holds."""
+        from hooks.receipt import keyed
+        from hooks.receipt import newest
+
+        if any(f.code == model.INVALID for f in loaded.findings):
+            return None
+        on_tree = [(data, shown) for data, shown in self.noted.candidates(commit, command)
+                   if not self.noted.load(data, shown, self.memo).findings]
+        files: list[tuple[dict[str, Any], str]] = []
+        if self.files and loaded.data is not None and not loaded.findings:
+            files.append((loaded.data, self.result.shown))
+        if self.files and command is not None:
+            path = keyed.keyed_path(self.receipt_path, keyed.configured_argv(command))
+            if os.path.isfile(path):
+                shown = model.repo_relative(self.root, path)
+                kept = load(path, shown, self.memo)
+                if kept.data is not None and not kept.findings:
+                    files.append((kept.data, shown))
+        trees = self.noted.trees_of(commit)
+        for data, shown in files:
+            argv = keyed.judged_argv(data)
+            if data.get("git_tree") in trees and (command is None or (
+                    argv is not None and keyed.same_command(argv, command))):
+                on_tree.append((data, shown))
+        return newest.refusal(commit, on_tree, command is not None, self.policy)
 
     def from_notes(self, commit: str, command: str | None,
                    from_files: list[Finding]) -> list[Finding]:
