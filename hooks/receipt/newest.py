@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from hooks.receipt.verdict import Policy
 
 # the verdict's kinds that say how a run ended, not whether it meets the policy
-OUTCOME_KINDS = frozenset({"failed", "tests-failed", "no-tests", "none-passed",
+OUTCOME_KINDS = frozenset({"failed", "tests-failed", "no-tests", "none-passed", "not-counted",
                            "changed-during-run"})
 RED_KINDS = frozenset({"failed", "tests-failed"})
 
