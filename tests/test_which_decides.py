@@ -84,15 +84,17 @@ def test_a_red_run_after_a_green_one_on_the_same_tree_fails_the_push_as_flaky(
     red_at = finished(repo)
     pushed = repo.run("git", "push", "-q", "origin", "HEAD:main")
     assert pushed.code == 1, pushed.both
-    said = (f"{head[:7]}: flaky: '{PY} t.py' passed on tree {tree[:7]} at {green_at} "
-            f"({NOTES} on tree {tree[:7]}), then failed on the same tree at {red_at} "
-            f"({NOTES} on tree {tree[:7]}, exit_code 1): the newest run decides; fix the flaky "
-            f"tests, then run 'receipt run -- {PY} t.py'")
-    assert said in pushed.out
+    def said(red_in: str) -> str:
+        return (f"{head[:7]}: flaky: '{PY} t.py' passed on tree {tree[:7]} at {green_at} "
+                f"({NOTES} on tree {tree[:7]}), then failed on the same tree at {red_at} "
+                f"({red_in}, exit_code 1): the newest run decides; fix the flaky tests, then "
+                f"run 'receipt run -- {PY} t.py'")
+
+    assert said(RECEIPT) in pushed.out
     checked = receipt_check(repo.path)
-    assert checked.code == 4 and said in checked.out
+    assert checked.code == 4 and said(RECEIPT) in checked.out
     verified = receipt_main(repo.path, "verify", "--rev", "HEAD", "--policy-from", "HEAD")
-    assert verified.code == 4 and said in verified.out
+    assert verified.code == 4 and said(f"{NOTES} on tree {tree[:7]}") in verified.out
     assert run_as(repo, "green") == 0  # green again: the newest run decides
     assert receipt_check(repo.path).code == 0
 

@@ -77,10 +77,11 @@ class Judge:
 
         if any(f.code == model.INVALID for f in loaded.findings):
             return None
-        on_tree = [(data, shown) for data, shown in self.noted.candidates(commit, command)
-                   if not self.noted.load(data, shown, self.memo).findings]
         files: list[tuple[dict[str, Any], str]] = []
         if self.files and loaded.data is not None and not loaded.findings:
+            if self.tamper is not None and self.tamper.findings(commit, loaded.data,
+                                                                self.result.shown):
+                return None  # an edited receipt or a replaced log: refused as such
             files.append((loaded.data, self.result.shown))
         if self.files and command is not None:
             path = keyed.keyed_path(self.receipt_path, keyed.configured_argv(command))
@@ -90,11 +91,12 @@ class Judge:
                 if kept.data is not None and not kept.findings:
                     files.append((kept.data, shown))
         trees = self.noted.trees_of(commit)
-        for data, shown in files:
-            argv = keyed.judged_argv(data)
-            if data.get("git_tree") in trees and (command is None or (
-                    argv is not None and keyed.same_command(argv, command))):
-                on_tree.append((data, shown))
+        # the files first: a receipt also in the notes is named by its file
+        on_tree = [(data, shown) for data, shown in files if data.get("git_tree") in trees
+                   and (command is None or ((argv := keyed.judged_argv(data)) is not None
+                                            and keyed.same_command(argv, command)))]
+        on_tree += [(data, shown) for data, shown in self.noted.candidates(commit, command)
+                    if not self.noted.load(data, shown, self.memo).findings]
         return newest.refusal(commit, on_tree, command is not None, self.policy)
 
     def from_notes(self, commit: str, command: str | None,

@@ -50,8 +50,13 @@ def outcome_problems(data: dict[str, Any], commit: str, shown: str,
 def refusal(commit: str, on_tree: Sequence[tuple[dict[str, Any], str]], same: bool,
             policy: Policy) -> list[Finding] | None:
     """The findings when the newest of ON_TREE (receipts on COMMIT's tree, with where each was
-    found) ran red, changed its tree or tested nothing; None when it did not (or there is none).
-    SAME: every receipt listed is of one command (the policy's), so green then red is flaky."""
+    found, listed newest first within a second) ran red, changed its tree or tested nothing
+    while an older one ran green: that one must not vouch. None when the newest ran green, or
+    when no receipt on the tree did (the usual verdict then says what is wrong). SAME: every
+    receipt listed is of one command (the policy's), so green then red is flaky; otherwise
+    flaky needs a green run of the newest run's command."""
+    from hooks.receipt.keyed import comparable
+    from hooks.receipt.keyed import judged_argv
     from hooks.receipt.notes import digest
 
     seen: dict[str, tuple[dict[str, Any], str]] = {}
@@ -60,34 +65,30 @@ def refusal(commit: str, on_tree: Sequence[tuple[dict[str, Any], str]], same: bo
     unique = list(seen.values())
     if not unique:
         return None
-    # ON_TREE lists the notes newest first: a stable sort keeps that order within one second
+    # a stable sort keeps ON_TREE's order for runs that finished in one second
     unique.sort(key=lambda item: _when(item[0]), reverse=True)
     newest, where = unique[0]
     problems = outcome_problems(newest, commit, where, policy)
     if not problems:
         return None
-    from hooks.receipt.keyed import comparable
-    from hooks.receipt.keyed import judged_argv
-
     greens = [(data, shown) for data, shown in unique[1:]
               if not outcome_problems(data, commit, shown, policy)]
-    if not same:  # no policy command: flaky means a green run of the newest run's command
-        argv = judged_argv(newest)
-        ran_as = comparable(argv) if argv is not None else None
-        greens = [(d, s) for d, s in greens
-                  if (a := judged_argv(d)) is not None and comparable(a) == ran_as]
     if not greens:
-        return problems
-    green, green_where = greens[0]
+        return None
+    argv = judged_argv(newest)
+    ran_as = comparable(argv) if argv is not None else None
+    same_greens = greens if same else [
+        (d, s) for d, s in greens if (a := judged_argv(d)) is not None and comparable(a) == ran_as]
     label, tree = git.short(commit), git.short(str(newest.get("git_tree")))
-    ran = quoted(str(newest.get("command", "")))
-    if any(f.kind in RED_KINDS for f in problems):
+    if same_greens and any(f.kind in RED_KINDS for f in problems):
+        green, green_where = same_greens[0]
         return [Finding(
-            f"{label}: flaky: {ran} passed on tree {tree} at {green.get('finished_utc')} "
-            f"({green_where}), then failed on the same tree at {newest.get('finished_utc')} "
-            f"({where}, exit_code {newest.get('exit_code')}): the newest run decides; fix the "
-            f"flaky tests, then run {quoted(rerun_hint(newest))}", FAILED, "flaky",
-            commit=commit)]
+            f"{label}: flaky: {quoted(str(newest.get('command', '')))} passed on tree {tree} at "
+            f"{green.get('finished_utc')} ({green_where}), then failed on the same tree at "
+            f"{newest.get('finished_utc')} ({where}, exit_code {newest.get('exit_code')}): the "
+            f"newest run decides; fix the flaky tests, then run {quoted(rerun_hint(newest))}",
+            FAILED, "flaky", commit=commit)]
+    green, green_where = greens[0]
     said = (f" (the newest run on tree {tree}: the green run at {green.get('finished_utc')}, "
             f"{green_where}, is older and does not vouch)")
     return [Finding(f.message + said, f.code, f.kind, commit=commit) for f in problems]
