@@ -105,6 +105,9 @@ def test_ci_reads_a_tracked_signers_file_from_the_policy_commit_not_the_judged_o
     trusted = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD",
                            "--allowed-signers", "ci_signers", "--require-signer", "^ci@")
     assert trusted.code == 0, trusted.both
+    (repo.path / "ci_signers").unlink()  # the work tree's copy is not the one read
+    assert receipt_main(repo.path, "verify", "--range", f"{base}..HEAD", "--allowed-signers",
+                        "ci_signers", "--require-signer", "^ci@").code == 0
 
 
 def test_ci_refuses_a_signers_file_only_the_judged_commits_track(served: Repo,

@@ -85,7 +85,7 @@ def signers_of(args: argparse.Namespace, root: str, bare: bool, policy_commit: s
     from hooks import check_receipt
     from hooks.receipt import signing
 
-    signers = check_receipt.signers_of(args, root)
+    signers = check_receipt.signers_of(args, root, must_exist=bare)
     if signers is None or bare:  # a server's files are not the pusher's to change
         return signers
     return signing.trusted(signers, root, policy_commit, commits)

@@ -338,6 +338,24 @@ def blobs(specs: Iterable[str]) -> dict[str, bytes | None]:
     return result
 
 
+def session_blobs(specs: Iterable[str], cwd: str | None = None) -> dict[str, bytes] | None:
+    """SPEC -> blob content for those of SPECS that name a blob, asked in the running
+    ``batch_session`` for CWD; None when none runs (or it gave no answer this reads)."""
+    if _SESSION is None or _SESSION.cwd != cwd:
+        return None
+    found: dict[str, bytes] = {}
+    try:
+        for spec in specs:
+            if "\n" in spec:
+                return None
+            _id, kind, body = _SESSION.ask(spec)
+            if kind == "blob" and body is not None:
+                found[spec] = body
+    except (_BatchEnded, OSError):
+        return None
+    return found
+
+
 def object_kinds(specs: Iterable[str], cwd: str | None = None) -> dict[str, str]:
     """SPEC -> its object's type (blob, tree, commit) for those of SPECS that name one, in one
     ``cat-file --batch-check``."""

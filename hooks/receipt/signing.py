@@ -95,16 +95,21 @@ def sign(receipt: dict[str, Any], root: str) -> dict[str, Any]:
     return signed
 
 
-def allowed_signers_file(given: str | None, root: str) -> str:
+def allowed_signers_file(given: str | None, root: str, must_exist: bool = True) -> str:
     """--allowed-signers FILE, or git's gpg.ssh.allowedSignersFile when FILE is omitted."""
     path = given or _config("gpg.ssh.allowedSignersFile", root)
     if not path:
         raise UserError("no allowed-signers file: pass --allowed-signers FILE or set git's "
                         "gpg.ssh.allowedSignersFile")
     path = os.path.expanduser(path)
+    if must_exist:
+        must_be_a_file(path)
+    return path
+
+
+def must_be_a_file(path: str) -> None:
     if not os.path.isfile(path):
         raise UserError(f"allowed-signers file {path} does not exist")
-    return path
 
 
 def trusted(signers: Signers, root: str, policy_commit: str | None,
@@ -113,9 +118,11 @@ def trusted(signers: Signers, root: str, policy_commit: str | None,
     ROOT and that commit tracks it: the work tree may be a judged commit's checkout (CI), and
     a judged commit could list its own key there. A file in the work tree that only JUDGED
     commits track is refused; one no commit tracks (written by CI) is read as it is."""
-    here = os.path.abspath(signers.allowed)
-    top = os.path.abspath(root)
+    given = os.path.abspath(signers.allowed)  # its directories resolved, as git's root is
+    here = os.path.join(os.path.realpath(os.path.dirname(given)), os.path.basename(given))
+    top = os.path.realpath(root)
     if not here.startswith(top + os.sep):
+        must_be_a_file(signers.allowed)
         return signers
     rel = os.path.relpath(here, top).replace(os.sep, "/")
     committed = git.blobs([f"{policy_commit}:{rel}"])[f"{policy_commit}:{rel}"] \
@@ -131,6 +138,7 @@ def trusted(signers: Signers, root: str, policy_commit: str | None,
                             f"pushed commit could list its own key: commit the signers file "
                             f"to the branch the policy comes from, or keep it outside the "
                             f"repository")
+        must_be_a_file(signers.allowed)
         return signers
     with tempfile.NamedTemporaryFile("wb", suffix=".allowed_signers", delete=False) as f:
         f.write(committed)
