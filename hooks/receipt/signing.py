@@ -118,12 +118,16 @@ def trusted(signers: Signers, root: str, policy_commit: str | None,
     ROOT and that commit tracks it: the work tree may be a judged commit's checkout (CI), and
     a judged commit could list its own key there. A file in the work tree that only JUDGED
     commits track is refused; one no commit tracks (written by CI) is read as it is."""
-    given = os.path.abspath(signers.allowed)  # its directories resolved, as git's root is
-    here = os.path.join(os.path.realpath(os.path.dirname(given)), os.path.basename(given))
+    given = os.path.abspath(signers.allowed)
     top = os.path.realpath(root)
-    if not here.startswith(top + os.sep):
+    # the path as named (its directories resolved, as git's root is), else where a link leads
+    inside = [p for p in (os.path.join(os.path.realpath(os.path.dirname(given)),
+                                       os.path.basename(given)), os.path.realpath(given))
+              if p.startswith(top + os.sep)]
+    if not inside:
         must_be_a_file(signers.allowed)
         return signers
+    here = inside[0]
     rel = os.path.relpath(here, top).replace(os.sep, "/")
     committed = git.blobs([f"{policy_commit}:{rel}"])[f"{policy_commit}:{rel}"] \
         if policy_commit else None
