@@ -185,3 +185,5 @@ def test_a_tag_on_a_commit_no_branch_holds_is_judged_like_a_branch_tip(served: R
     assert repo.receipt("run").code == 0
     accepted = push(repo, "v2", NOTES)
     assert accepted.code == 0, accepted.both
+    repo.git("notes", "add", "-m", "reviewed", "HEAD")  # other notes hold no tree to judge
+    assert push(repo, "refs/notes/commits").code == 0

@@ -44,6 +44,8 @@ def read_pre_receive(data: str, notes_ref: str) -> Pushed:
     for ``unjudged_tips`` (one on a commit no branch holds is judged like a branch tip); each
     branch's new tip is judged against its own tree.
     """
+    from hooks.receipt.pushed import is_code
+
     pushed = Pushed()
     for line in data.splitlines():
         parts = line.split()
@@ -62,7 +64,8 @@ def read_pre_receive(data: str, notes_ref: str) -> Pushed:
                 pushed.commits.append(new)
         else:
             pushed.passed.append(f"{ref} (not a branch)")
-            pushed.others.append((new, ref))
+            if is_code(ref):  # other notes refs hold no tree a run could test
+                pushed.others.append((new, ref))
     return pushed
 
 
