@@ -14,6 +14,7 @@ import re
 import sys
 from collections.abc import Sequence
 
+from hooks.core import exits
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
 from hooks.core.cmdline import regex_argument
@@ -30,9 +31,7 @@ if TYPE_CHECKING:
     from hooks.receipt.verdict import Policy
 
 
-CHECK_EXIT_CODES = ("exit codes: 0 every checked commit has a valid receipt, 1 usage error, "
-                    "2 missing, 3 stale, 4 the run failed, 5 not a receipt, 6 off policy; "
-                    "several problems give the first of 2, 5, 3, 4, 6.")
+CHECK_EXIT_CODES = exits.help_line("check")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"receipt to check (default: {DEFAULT_RECEIPT} at the "
                              f"repository root)")
     parser.add_argument("--rev", action="append", metavar="REV",
-                        help="commit to check (repeatable; default: PRE_COMMIT_TO_REF, else HEAD)")
+                        help="commit to check (repeatable; default: the commits the push sends, "
+                             "under pre-commit or --git-pre-push; else HEAD)")
     parser.add_argument("--git-pre-push", action="store_true",
                         help="read the ref lines git gives a pre-push hook on stdin")
     add_policy_arguments(parser)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import hooks
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
+from hooks.core.errors import USAGE_ERROR
 from hooks.core.errors import guarded
 
 # Subcommands that read their own command line (a command after --, or a hook's own parser):
@@ -96,9 +97,8 @@ def build_parser() -> ArgumentParser:
     describe(shown, "Print the receipt, then check it against HEAD and exit with the check's "
                     "exit code.",
              "receipt show", "receipt show --receipt artifacts/other-receipt.json",
-             notes=["Exit codes are the check's: 0 the receipt vouches for HEAD, 2 missing, "
-                    "3 stale (HEAD is not the tree it tested), 4 the run failed, 5 not a "
-                    "receipt, 6 off policy. The receipt is printed whatever the verdict."],
+             notes=["The receipt is printed whatever the verdict; the exit code is the check's "
+                    "for HEAD.", check_receipt.CHECK_EXIT_CODES],
              annotates=True)
     shown.add_argument("--receipt", metavar="PATH")
     shown.set_defaults(func=lambda args: show.show(args.receipt))
@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(args_list)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 1
+        return USAGE_ERROR
     code: int = args.func(args)
     return code
 

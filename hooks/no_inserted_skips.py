@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from hooks.core import change
+from hooks.core import exits
 from hooks.core import git
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
@@ -33,8 +34,8 @@ def build_parser(prog: str) -> ArgumentParser:
              f"{prog} --from-ref origin/main --to-ref HEAD",
              f"{prog} --list-rules",
              notes=["Justify one exception with a comment on the line or the line above: "
-                    "'receipt: allow SKP001 -- ABC-123 flaky on arm64'. Exit codes: 1 on "
-                    "findings, 0 otherwise."], annotates=True)
+                    "'receipt: allow SKP001 -- ABC-123 flaky on arm64'.",
+                    exits.help_line("findings")], annotates=True)
     parser.add_argument("filenames", nargs="*", help="limit the scan to these files")
     parser.add_argument("--from-ref", metavar="REV", help="scan the range FROM...TO")
     parser.add_argument("--to-ref", metavar="REV")

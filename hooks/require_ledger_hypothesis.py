@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from hooks.core import change
+from hooks.core import exits
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
 from hooks.core.cmdline import regex_argument
@@ -34,8 +35,8 @@ def build_parser() -> ArgumentParser:
              "require-ledger-hypothesis --paths '^(src|lib)/' --from-ref origin/main "
              "--to-ref HEAD",
              notes=["Write a hypothesis with: receipt ledger add \"<what you believe is "
-                    "wrong>\" --test \"<command>\", then git add assumption-ledger.jsonl. "
-                    "Exit codes: 1 on findings, 0 otherwise."], annotates=True)
+                    "wrong>\" --test \"<command>\", then git add assumption-ledger.jsonl.",
+                    exits.help_line("findings")], annotates=True)
     parser.add_argument("--paths", action="append", metavar="REGEX", type=regex_argument,
                         help=f"paths that need a hypothesis (repeatable; default: the config's "
                              f"hypothesis-paths, else {DEFAULT_PATHS})")

@@ -8,6 +8,8 @@ import json
 import pytest
 from conftest import Repo
 
+from hooks.core.errors import USAGE_ERROR
+
 SETTINGS = {"claude-code": (".claude/settings.json", "Stop", "CLAUDE.md"),
             "codex": (".codex/hooks.json", "Stop", "AGENTS.md"),
             "gemini-cli": (".gemini/settings.json", "AfterAgent", "GEMINI.md"),
@@ -65,7 +67,7 @@ def test_init_agent_merges_the_hook_and_adds_the_contract_once(repo: Repo, agent
 def test_init_agent_never_clobbers_settings_it_cannot_read(repo: Repo) -> None:
     repo.write(".claude/settings.json", "{ not json")
     result = repo.receipt("init", "--test-command", "pytest -q", "--agent", "claude-code")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert result.err.startswith("receipt: .claude/settings.json is not JSON (")
     assert (repo.path / ".claude/settings.json").read_text() == "{ not json"
     assert not (repo.path / ".receipt-hooks.toml").exists()  # nothing half done

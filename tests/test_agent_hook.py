@@ -15,6 +15,8 @@ from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import Result
 
+from hooks.core.errors import USAGE_ERROR
+
 SAMPLES = Path(__file__).parent / "agent_samples"
 AGENTS = ("claude-code", "codex", "gemini-cli", "cursor")
 ALLOW = {"claude-code": "", "codex": "{}", "gemini-cli": "{}", "cursor": "{}"}
@@ -216,5 +218,5 @@ def test_its_own_errors_never_block(tmp_path: Path, project: Repo, agent: str) -
 
 def test_an_unknown_agent_is_a_usage_error(project: Repo) -> None:
     result = project.run("receipt", "agent-hook", "--agent", "copilot", stdin="{}")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert "invalid choice: 'copilot'" in result.err

@@ -14,6 +14,8 @@ from conftest import Repo
 from conftest import Result
 from conftest import check_receipt
 
+from hooks.core.errors import USAGE_ERROR
+
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
 
@@ -265,18 +267,18 @@ def test_json_format_gives_the_same_findings_as_data(repo: Repo) -> None:
     assert head[:7] not in doc["findings"][0]["message"]
 
 
-def test_usage_errors_and_not_a_repo_exit_1(repo: Repo, tmp_path: Path) -> None:
+def test_usage_errors_and_not_a_repo_exit_64(repo: Repo, tmp_path: Path) -> None:
     repo.commit("init")
     result = check_process(repo, "--max-age", "soon")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert "not a duration: 'soon'" in result.err
     result = check(repo, "--rev", "no-such-branch")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert "no-such-branch: nothing to check: it names no commit" in result.err
     outside = tmp_path / "plain"
     outside.mkdir()
     result = repo.run("check-receipt", cwd=outside)
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert "not a git repository" in result.err
     assert "Traceback" not in result.both
 

@@ -1,4 +1,4 @@
-"""check-receipt's few processes (issue 12, performance): one ``cat-file --batch`` answers what
+"""check-receipt's few processes: one ``cat-file --batch`` answers what
 ``rev-parse``, ``rev-list``, ``cat-file`` and ``ls-tree`` answered one process each. These
 tests hold the batch's answers to the answers of the commands it replaced, and check that a
 check run twice in one process sees a moved HEAD and a changed config (nothing remembered by

@@ -12,6 +12,7 @@ from conftest import Repo
 from hooks.claims.rules import RULES
 from hooks.claims.scan import find_claims
 from hooks.claims.scan import says_no_receipt
+from hooks.core.errors import USAGE_ERROR
 
 CORPUS = Path(__file__).parent / "claims_corpus.jsonl"
 # Measured on the corpus (README, "receipt claims"): dev is what the rules were written
@@ -87,4 +88,4 @@ def test_cli_exits_0_without_a_claim_or_with_a_receipt(repo: Repo) -> None:
 
 def test_cli_missing_file_is_one_line(repo: Repo) -> None:
     result = repo.run("receipt", "claims", "nope.md")
-    assert (result.code, result.err) == (1, "receipt claims: nope.md: no such file\n")
+    assert (result.code, result.err) == (USAGE_ERROR, "receipt claims: nope.md: no such file\n")

@@ -12,6 +12,7 @@ from conftest import Repo
 from conftest import check_receipt
 
 from hooks.core import config
+from hooks.core.errors import CONFIG_ERROR
 
 PY = sys.executable
 
@@ -119,13 +120,13 @@ def commit_and_run(repo: Repo, *config_lines: str) -> None:
     assert repo.receipt("run", "--", PY, "t.py").code == 0
 
 
-def test_hooks_report_a_bad_config_in_one_line_with_exit_1(repo: Repo) -> None:
+def test_hooks_report_a_bad_config_in_one_line_with_exit_78(repo: Repo) -> None:
     repo.write(".receipt-hooks.toml", "[fuse]\nmax-step = 3\n")
     repo.commit("bad config")
     for argv in (["check-receipt"], ["require-ledger-hypothesis"], ["no-inserted-skips"],
                  ["receipt", "run", "--", "true"], ["receipt", "ledger", "list"]):
         result = repo.run(*argv)
-        assert result.code == 1, (argv, result.both)
+        assert result.code == CONFIG_ERROR, (argv, result.both)
         assert result.err.endswith(": .receipt-hooks.toml:2: fuse.max-step: unknown key\n")
         assert len(result.err.splitlines()) == 1, result.err
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from conftest import Repo
 
+from hooks.core.errors import USAGE_ERROR
 from hooks.ledger.lines import validation_errors
 
 PY = sys.executable
@@ -287,11 +288,11 @@ def test_seed_variables_drive_it_unchanged(repo: Repo) -> None:
     assert "max_steps: 1 steps" in fuse(repo, "--max-steps", "1", env=env).err
 
 
-def test_usage_errors_exit_1(repo: Repo) -> None:
+def test_usage_errors_exit_64(repo: Repo) -> None:
     result = fuse(repo)
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert "no command: give one after '--', or set AGENT_CMD" in result.err
     bad = fuse(repo, "--max-steps", "0", "--", "true")
-    assert bad.code == 1
+    assert bad.code == USAGE_ERROR
     assert "must be at least 1" in bad.err
-    assert fuse(repo, env={"MAX_STEPS": "lots", "AGENT_CMD": "true"}).code == 1
+    assert fuse(repo, env={"MAX_STEPS": "lots", "AGENT_CMD": "true"}).code == USAGE_ERROR

@@ -7,6 +7,7 @@ import sys
 import pytest
 from conftest import Repo
 
+from hooks.core.errors import USAGE_ERROR
 from hooks.fuse.fingerprint import fingerprint
 
 PY = sys.executable
@@ -103,5 +104,5 @@ def test_between_is_the_edit_step_that_gives_a_retry_its_chance(repo: Repo) -> N
 @pytest.mark.parametrize("args", [["--once", "--between", "true", "--", "true"]])
 def test_between_with_once_is_a_usage_error(repo: Repo, args: list[str]) -> None:
     result = repo.receipt("fuse", *args)
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert "--between runs between the steps of one fuse run" in result.err

@@ -1,4 +1,4 @@
-"""Secrets in the fuse's log (issue 9, class 13): a secret split across the 64 KiB read boundary
+"""Secrets in the fuse's log: a secret split across the 64 KiB read boundary
 of a long line is still redacted, and ordinary values (``true``, ``main``, numbers, paths) are
 not turned into ``[redacted:...]`` because some variable happens to hold them."""
 

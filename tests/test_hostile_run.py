@@ -23,6 +23,8 @@ from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import receipt_check
 
+from hooks.core.errors import USAGE_ERROR
+
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
 FAILING = "import sys\nprint('=== 1 failed in 0.01s ===')\nsys.exit(1)\n"
@@ -281,7 +283,7 @@ def test_a_tracked_file_is_never_overwritten(repo: Repo, option: str) -> None:
     repo.commit("init", notes="committed\n")
     repo.write("notes", "committed\nand an uncommitted edit\n")
     run = repo.run("receipt", "run", option, "notes", "--", "touch", "ran")
-    assert run.code == 1
+    assert run.code == USAGE_ERROR
     assert run.err.splitlines() == [
         f"receipt run: {option} notes is a file tracked by git: receipt run would overwrite "
         f"it, and the receipt would vouch for whatever it holds; choose a path git ignores, "
@@ -308,7 +310,7 @@ def test_special_files_and_places_outside_are_refused(repo: Repo) -> None:
     ]
     for args, message in cases:
         run = repo.run("receipt", "run", *args, "--", "true")
-        assert run.code == 1, args
+        assert run.code == USAGE_ERROR, args
         assert len(run.err.splitlines()) == 1 and message in run.err, run.err
     assert stat.S_ISFIFO((repo.path / "fifo").stat().st_mode)
     assert (repo.path / "null-link").is_symlink()

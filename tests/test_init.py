@@ -10,6 +10,7 @@ from conftest import Repo
 
 import hooks
 from hooks.core import config
+from hooks.core.errors import USAGE_ERROR
 
 HOOKS = ("      - id: check-receipt\n      - id: no-inserted-skips\n"
          "      - id: require-ledger-hypothesis\n")
@@ -100,7 +101,7 @@ def test_init_on_a_fresh_npm_project_appends_to_what_is_there(tmp_path: Path) ->
 def test_init_without_a_suite_says_how_to_name_one(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "empty")
     result = repo.receipt("init")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert result.err == ("receipt: no test suite found (pytest, package.json 'test', "
                           "Cargo.toml, go.mod, a Makefile 'test' target): pass --test-command "
                           "'CMD'\n")

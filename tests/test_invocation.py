@@ -1,5 +1,5 @@
-"""Which runner a recorded command starts, with which of its own arguments (issue 9, classes 2
-and 6): launchers and interpreter options are read before the runner's, narrowing is read in
+"""Which runner a recorded command starts, with which of its own arguments:
+launchers and interpreter options are read before the runner's, narrowing is read in
 every spelling the runner accepts, and commands compare equal when they select the same tests."""
 
 from __future__ import annotations

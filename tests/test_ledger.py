@@ -11,6 +11,8 @@ import pytest
 from conftest import Repo
 from conftest import receipt_main
 
+from hooks.core.errors import USAGE_ERROR
+
 LEDGER = "assumption-ledger.jsonl"
 SEED_LINE = ('{"ts":"2026-09-07T22:11:00Z","hypothesis":"STRIPE_API_KEY is unset in this workflow",'
              '"tests":["python -c \\"import os,sys; sys.exit(0 if os.getenv(\\"STRIPE_API_KEY\\") '
@@ -47,7 +49,7 @@ def test_a_blank_hypothesis_is_refused_and_nothing_written(repo: Repo) -> None:
     assert result.err.startswith(f"receipt ledger: not written to {LEDGER}: hypothesis: "
                                  f"/hypothesis: '   ': expected text with")
     assert not (repo.path / LEDGER).exists()
-    assert repo.run("receipt", "ledger", "add", "x").code == 1  # --test is required
+    assert repo.run("receipt", "ledger", "add", "x").code == USAGE_ERROR  # --test is required
 
 
 def test_resolve_list_and_open(repo: Repo) -> None:
@@ -109,14 +111,14 @@ def test_a_directory_or_symlink_ledger_is_refused(repo: Repo, tmp_path: Path) ->
     (repo.path / LEDGER).mkdir()
     for argv in (("check",), ("add", "h", "--test", "t"), ("list",)):
         result = receipt_main(repo.path, "ledger", *argv)
-        assert result.code == 1
+        assert result.code == USAGE_ERROR
         assert result.err.endswith(f"{LEDGER} is a directory; the ledger is a JSON Lines file\n")
     (repo.path / LEDGER).rmdir()
     outside = tmp_path / "elsewhere.jsonl"
     outside.write_text("")
     (repo.path / LEDGER).symlink_to(outside)
     result = receipt_main(repo.path, "ledger", "add", "h", "--test", "t")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert "is a symlink; the ledger must be a regular file" in result.err
     assert outside.read_text() == ""
 

@@ -1,4 +1,4 @@
-"""The ledger's past is the remote's past (issue 9, class 4): a force-push must not drop or edit
+"""The ledger's past is the remote's past: a force-push must not drop or edit
 hypothesis lines the remote already has, even when they were added after the merge base."""
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from conftest import Repo
 from conftest import precommit_config
 from conftest import scan_new_file
 
+from hooks.core.errors import USAGE_ERROR
 from hooks.skips import all_packs
 from hooks.skips.rules import CHANGE_RULES
 from hooks.skips.rules import Pack
@@ -319,12 +320,12 @@ def test_list_rules_prints_every_rule(repo: Repo) -> None:
     assert result.out.count("e.g. ") == len(RULES) + len(CHANGE_RULES)
 
 
-def test_usage_errors_exit_1(repo: Repo) -> None:
+def test_usage_errors_exit_64(repo: Repo) -> None:
     repo.commit("init")
     result = repo.run(HOOK, "--from-ref", "HEAD")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert result.err == "no-inserted-skips: --from-ref and --to-ref go together\n"
-    assert repo.run(HOOK, "--ticket-pattern", "(").code == 1
+    assert repo.run(HOOK, "--ticket-pattern", "(").code == USAGE_ERROR
 
 
 def test_worktree_and_submodule(repo: Repo, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from conftest import Repo
 from conftest import check_receipt
 from conftest import git
 
+from hooks.core.errors import USAGE_ERROR
 from hooks.receipt import notes
 
 PY = sys.executable
@@ -198,7 +199,7 @@ def test_fetch_from_a_remote_without_notes_says_so(repo: Repo) -> None:
     assert result.code == 0
     assert "receipt fetch: origin has no refs/notes/receipts yet: nothing to fetch" in result.err
     published = repo.receipt("publish")
-    assert published.code == 1
+    assert published.code == USAGE_ERROR
     assert "no receipts to publish: refs/notes/receipts does not exist here or on origin" in \
         published.err
 

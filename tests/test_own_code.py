@@ -1,4 +1,4 @@
-"""The tool's code runs, never the user's (issue 9, class 5): a repository with its own
+"""The tool's code runs, never the user's: a repository with its own
 ``hooks`` package, whose ``hooks/check_receipt.py`` passes everything or raises, must neither
 pass nor break a push checked by ``receipt install-hook`` or by pre-commit."""
 

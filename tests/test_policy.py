@@ -16,6 +16,8 @@ from conftest import git
 from conftest import precommit_config
 from conftest import receipt_check
 
+from hooks.core.errors import USAGE_ERROR
+
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
 
@@ -264,7 +266,7 @@ def test_a_fuse_cap_is_refused_then_overridden_with_a_reason_logged(repo: Repo) 
     assert "receipt fuse: step 1/3: false" in within.err  # the cap is the default
     for argv, env in ((["--max-steps", "5"], {}), ([], {"MAX_STEPS": "5"})):
         refused = repo.receipt("fuse", *argv, "--", "false", env=env)
-        assert refused.code == 1
+        assert refused.code == USAGE_ERROR
         assert refused.err == (
             "receipt fuse: --max-steps 5 (cap 3) goes past the cap committed in "
             ".receipt-hooks.toml fuse: stay within it, or pass --override \"REASON\" (logged in "

@@ -18,12 +18,11 @@ from conftest import built_template
 from conftest import copied
 from conftest import receipt_check
 
-from hooks.core.config import ConfigError
+from hooks.core.errors import CONFIG_ERROR
 
 PY = sys.executable
 NOTES = "refs/notes/receipts"
 SUITE = f"test-command = '{PY} t.py'\n"
-CONFIG_ERROR = ConfigError("").code  # the exit code of every config error
 CALC = "def add(a, b):\n    return a + b\n"
 BROKEN_CALC = "def add(a, b):\n    return a - b\n"
 

@@ -1,4 +1,4 @@
-"""Pushes pre-commit gives the hooks no range for (issue 9, class 3): by URL, a first push to an
+"""Pushes pre-commit gives the hooks no range for: by URL, a first push to an
 empty remote, an orphan branch. The diff hooks must then scan the pushed history no remote has,
 never the (empty) index, so a --no-verify commit is still seen; through the real framework."""
 

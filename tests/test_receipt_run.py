@@ -16,6 +16,8 @@ from conftest import FAILING_TEST
 from conftest import PASSING_TEST
 from conftest import Repo
 
+from hooks.core.errors import USAGE_ERROR
+
 PY = sys.executable
 
 
@@ -177,20 +179,20 @@ def test_junit_report_wins_over_parsed_output(repo: Repo) -> None:
                                          "skipped": 1, "errors": 0, "total": 4}
 
 
-def test_usage_errors_exit_1(repo: Repo) -> None:
+def test_usage_errors_exit_64(repo: Repo) -> None:
     repo.commit("init")
     result = repo.run("receipt", "run")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert "no command given" in result.err
     result = repo.run("receipt", "run", "--bogus", "--", "true")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert "unrecognized arguments: --bogus" in result.err
 
 
-def test_outside_a_git_repository_exits_1(tmp_path: Path) -> None:
+def test_outside_a_git_repository_is_a_usage_error(tmp_path: Path) -> None:
     proc = subprocess.run(["receipt", "run", "--", "true"], cwd=tmp_path, capture_output=True,
                           text=True, check=False)
-    assert proc.returncode == 1
+    assert proc.returncode == USAGE_ERROR
     assert "not a git repository" in proc.stderr
     assert "Traceback" not in proc.stderr
 
@@ -203,7 +205,7 @@ def test_unborn_branch_records_null_head_and_dirty(repo: Repo) -> None:
     assert r["git_head"] is None
     assert r["git_dirty"] is True
     check = repo.run("receipt", "check")
-    assert check.code == 1
+    assert check.code == USAGE_ERROR
     assert "HEAD: nothing to check: the branch has no commits yet" in check.err
     repo.commit("first")
     assert repo.run("receipt", "check").code == 0

@@ -7,6 +7,8 @@ import json
 from conftest import Repo
 from conftest import precommit_config
 
+from hooks.core.errors import USAGE_ERROR
+
 LEDGER = "assumption-ledger.jsonl"
 HOOK = "require-ledger-hypothesis"
 FIX = ('receipt ledger add "<what you believe is wrong>" --test "<command that tests it>", '
@@ -141,7 +143,7 @@ def test_range_mode_through_pre_commit_run(repo: Repo, hook_repo: tuple[str, str
     direct = repo.run(HOOK, "--from-ref", covered, "--to-ref", uncovered)
     assert direct.code == 1
     bad_ref = repo.run(HOOK, "--from-ref", "nope", "--to-ref", uncovered)
-    assert bad_ref.code == 1
+    assert bad_ref.code == USAGE_ERROR
     assert bad_ref.err == "require-ledger-hypothesis: nope names no commit here (fetch it first?)\n"
 
 

@@ -1,4 +1,4 @@
-"""Review F11: a quiet pytest (-qq, or -q in both the command and addopts) is still counted, and
+"""A quiet pytest (-qq, or -q in both the command and addopts) is still counted, and
 a pytest that prints nothing countable is refused with the reason and the fix."""
 
 from __future__ import annotations

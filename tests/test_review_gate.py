@@ -1,8 +1,8 @@
-"""The second hostile round's gate findings, replayed through real git and real bare remotes:
-``python -O`` and PYTHONOPTIMIZE are not the suite (H3), a run in which no test passed does
-not vouch (H6), pushing the receipts notes with the branch is not judged as code (H9), the
-per-command copies ``receipt run`` writes are left out of the tree like the receipt (H12), and
-a malformed receipt file is refused whatever else vouches (the doc drift of step 1)."""
+"""The receipt gate's edge cases, through real git and real bare remotes: ``python -O`` and
+PYTHONOPTIMIZE are not the suite, a run in which no test passed does not vouch, pushing the
+receipts notes with the branch is not judged as code, the per-command copies ``receipt run``
+writes are left out of the tree like the receipt, and a malformed receipt file is refused
+whatever else vouches."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def remote_ref(repo: Repo, ref: str) -> str:
     return repo.git("--git-dir", str(repo.path.parent / "repo-remote.git"), "rev-parse", ref)
 
 
-# H3: interpreter options that change what the tests check -----------------------------------
+# interpreter options that change what the tests check -----------------------------------
 
 def test_python_O_passes_the_broken_code_and_the_push_is_refused_as_the_wrong_trial(
         repo: Repo) -> None:
@@ -175,7 +175,7 @@ def test_timeout_still_runs_the_suite_at_push(repo: Repo) -> None:
     assert head != remote_ref(repo, "main")
 
 
-# H6: a run in which no test passed ------------------------------------------------------------
+# a run in which no test passed ------------------------------------------------------------
 
 SKIP_ALL = ("import pytest\n\ndef pytest_collection_modifyitems(items):\n"
             "    for item in items:\n"
@@ -228,7 +228,7 @@ def test_one_passing_test_beside_skipped_ones_still_vouches(repo: Repo) -> None:
     assert f"{head[:7]}: {RECEIPT} vouches for this tree" in check.out
 
 
-# H9: the receipts notes pushed with the branch ------------------------------------------------
+# the receipts notes pushed with the branch ------------------------------------------------
 
 def test_the_plain_hook_lets_the_branch_and_its_notes_through_in_one_push(repo: Repo) -> None:
     project(repo)
@@ -325,7 +325,7 @@ def test_pre_commit_notes_only_push_after_the_branch_judges_no_code(
                                                                "refs/notes/receipts")
 
 
-# H12: committing what receipt run wrote -------------------------------------------------------
+# committing what receipt run wrote -------------------------------------------------------
 
 def test_committing_the_receipt_its_log_and_the_per_command_copy_after_a_run(
         repo: Repo) -> None:

@@ -1,4 +1,4 @@
-"""Review F13: a ledger that core.autocrlf checked out with CRLF is the LF ledger git stores;
+"""A ledger that core.autocrlf checked out with CRLF is the LF ledger git stores;
 'ledger add' keeps the file's line ending, so it never mixes them."""
 
 from __future__ import annotations

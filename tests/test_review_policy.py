@@ -1,8 +1,7 @@
-"""The hostile review's policy findings, replayed through real git and a real bare remote:
-the policy that judges a push is the one committed in it (F4), a push that changes its policy is
-said and an ``ignore`` that hides source is refused (F5), replace refs are ignored (F7), a
-clone-local clean filter is refused (F6), overrides count only when committed (F10), and the
-messages of no-op pushes, missing receipts and odd names (F14, F15, F16)."""
+"""The policy that judges a push, through real git and a real bare remote: it is the one
+committed in the push, a push that changes its policy says so, an ``ignore`` that hides source
+is refused, replace refs are ignored, a clone-local clean filter is refused, overrides count
+only when committed; and the messages of no-op pushes, missing receipts and odd names."""
 
 from __future__ import annotations
 
@@ -20,6 +19,8 @@ from conftest import built_template
 from conftest import copied
 from conftest import receipt_check
 from conftest import receipt_main
+
+from hooks.core.errors import USAGE_ERROR
 
 PY = sys.executable
 SUITE = f"test-command = '{PY} t.py'\n"
@@ -151,7 +152,7 @@ def test_verify_takes_the_policy_from_the_range_base_not_the_pushed_commits(
     by_head = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD", "--policy-from", "HEAD")
     assert by_head.code == 0, by_head.both
     bad = repo.receipt("verify", "--rev", "HEAD", "--policy-from", "nosuch")
-    assert bad.code == 1
+    assert bad.code == USAGE_ERROR
     assert bad.err == "receipt: --policy-from nosuch: nosuch names no commit here\n"
 
 
@@ -177,7 +178,7 @@ def test_a_clean_filter_from_outside_gitattributes_is_refused(published: Repo) -
     repo.write("t.py", PASSING_TEST + "# touched\n")
     repo.commit("innocent")
     run = repo.receipt("run", "--", PY, "t.py")
-    assert run.code == 1
+    assert run.code == USAGE_ERROR
     assert run.err.startswith("receipt run: git applies a clean filter to t.py (filter=evil) "
                               "from ") and "info/attributes" in run.err
     assert "not from the repository's .gitattributes" in run.err and run.err.count("\n") == 1
@@ -200,7 +201,8 @@ def test_an_override_counts_only_when_committed_and_needs_a_reason(published: Re
     broken = repo.commit("broken", **{"t.py": FAILING_TEST})
     for reason in ("x", "INC-1 x", "1234567890", "two\nlines of reason"):
         said = repo.receipt("override", "--reason", reason)
-        assert said.code == 1 and said.err.startswith("receipt: override not recorded: --reason")
+        assert said.code == USAGE_ERROR
+        assert said.err.startswith("receipt: override not recorded: --reason")
         assert not (repo.path / "assumption-ledger.jsonl").exists()
     assert repo.receipt("override", "--reason", "INC-1 hotfix").code == 0
     refused = push(repo)
@@ -240,7 +242,7 @@ def test_the_missing_hint_names_receipt_run_when_the_suite_is_configured(publish
 def test_usage_errors_go_to_stderr_and_odd_names_stay_on_one_line(published: Repo) -> None:
     repo = published
     unknown = repo.receipt("check", "--rev", "nosuchrev")
-    assert unknown.code == 1 and unknown.out == ""
+    assert unknown.code == USAGE_ERROR and unknown.out == ""
     assert unknown.err == "nosuchrev: nothing to check: it names no commit\n"
     repo.commit("odd", **{"new\nline.txt": "a\n"})
     assert repo.receipt("run", "--", PY, "t.py").code == 0

@@ -1,4 +1,4 @@
-"""Review F2, F3, F8: what decides which tests ran besides argv — the directory the command ran
+"""What decides which tests ran besides argv — the directory the command ran
 in, the directory changes on its command line, and the runner variables in its environment.
 
 A run in a subdirectory, ``env -C ../other pytest``, ``sh -c 'cd x && pytest'`` or
@@ -16,6 +16,7 @@ from conftest import Repo
 from conftest import receipt_check
 
 from hooks.core import schemas
+from hooks.core.errors import USAGE_ERROR
 from hooks.receipt.keyed import judged_argv
 from hooks.receipt.keyed import same_command
 from hooks.receipt.narrowing import narrowing_flags
@@ -50,7 +51,7 @@ def _good_elsewhere(repo: Repo) -> Path:
     return good
 
 
-# F2: the directory the command ran in --------------------------------------------------------
+# the directory the command ran in --------------------------------------------------------
 
 def test_a_run_in_a_subdirectory_is_refused_at_push(repo: Repo) -> None:
     _project(repo)
@@ -101,7 +102,7 @@ def test_a_subdirectory_run_that_returns_to_the_root_is_the_suite(repo: Repo) ->
     assert checked.code == 0, checked.both
 
 
-# F3: directory changes on the command line ----------------------------------------------------
+# directory changes on the command line ----------------------------------------------------
 
 CHDIR_WRAPPERS = [
     ("env", "-C", "../good", *SUITE),
@@ -198,7 +199,7 @@ def test_receipt_run_outside_the_work_tree_is_refused(repo: Repo) -> None:
     good = _good_elsewhere(repo)
     ran = repo.receipt("run", "--", *SUITE, cwd=good,
                    env={"GIT_DIR": str(repo.path / ".git"), "GIT_WORK_TREE": str(repo.path)})
-    assert ran.code == 1
+    assert ran.code == USAGE_ERROR
     assert ran.err == (f"receipt run: the current directory {good} is outside the work tree "
                        f"{repo.path} whose files the receipt would vouch for: cd {repo.path} and "
                        f"run it there\n")
@@ -206,7 +207,7 @@ def test_receipt_run_outside_the_work_tree_is_refused(repo: Repo) -> None:
     assert not (good / "artifacts").exists()
 
 
-# F8: runner variables in the environment ------------------------------------------------------
+# runner variables in the environment ------------------------------------------------------
 
 def _addopts_project(repo: Repo, *, config: bool) -> None:
     repo.write("tests/test_ok.py", GOOD)

@@ -1,4 +1,4 @@
-"""Review F12: a whole-suite run with flags that only change order, output, imports or where
+"""A whole-suite run with flags that only change order, output, imports or where
 temporary files go is the configured trial; a flag that selects tests still is not."""
 
 from __future__ import annotations

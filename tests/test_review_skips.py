@@ -1,4 +1,4 @@
-"""Review F9: spellings of a skip the guard missed, each through the real staged diff, and the
+"""Spellings of a skip that are easy to miss, each through the real staged diff, and the
 legitimate code next to them that must stay quiet."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""The hostile review's ``receipt verify`` findings, through real git and real bare servers whose
-hooks/pre-receive runs ``receipt verify --pre-receive``: a self-written override does not pass
-the gate (H1), a server whose HEAD names no branch refuses rather than judge by no policy (H2),
-``--head``/``--rev`` never take the policy from the commit they judge (H8), and a push cannot
-delete, replace or rewrite the notes the server judges by (H11)."""
+"""``receipt verify``, through real git and real bare servers whose hooks/pre-receive runs
+``receipt verify --pre-receive``: a self-written override does not pass the gate, a server whose
+HEAD names no branch refuses rather than judge by no policy, ``--head``/``--rev`` never take the
+policy from the commit they judge, and a push cannot delete, replace or rewrite the notes the
+server judges by."""
 
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from conftest import built_template
 from conftest import copied
 from conftest import git
 from conftest import receipt_main
+
+from hooks.core.errors import USAGE_ERROR
 
 PY = sys.executable
 NOTES = "refs/notes/receipts"
@@ -80,7 +82,7 @@ def overridden_untested_commit(repo: Repo) -> str:
     return repo.git("rev-parse", "HEAD")
 
 
-# H1: an override is anyone's to write; verify honours it only when told to, and says so.
+# an override is anyone's to write; verify honours it only when told to, and says so.
 
 def test_the_server_does_not_honour_an_override_the_pushed_commit_wrote(published: Repo) -> None:
     repo = published
@@ -125,7 +127,7 @@ def test_ci_range_refuses_a_self_written_override_and_names_it(published: Repo) 
     assert local.code == 0 and f"{head[:7]}: overridden by test@example.invalid" in local.both
 
 
-# H2: a server whose HEAD names a branch that does not exist refuses; an empty one says so.
+# a server whose HEAD names a branch that does not exist refuses; an empty one says so.
 
 def test_a_server_whose_head_names_no_branch_refuses_and_asks_for_policy_from(
         published: Repo) -> None:
@@ -155,7 +157,7 @@ def test_the_first_push_into_an_empty_server_says_no_policy_exists_yet(repo: Rep
             ) in first.err
 
 
-# H8: --head / --rev take the policy from a trusted source, never the judged commit.
+# --head / --rev take the policy from a trusted source, never the judged commit.
 
 def ci_clone_of_a_pr_that_drops_its_policy(repo: Repo) -> Repo:
     """A PR branch that deletes the config and carries a receipt of another command, cloned
@@ -195,7 +197,7 @@ def test_verify_head_without_a_trusted_policy_refuses_in_one_line(repo: Repo) ->
     assert repo.receipt("run", "--", PY, "t.py").code == 0
     for how in ((), ("--head",), ("--rev", "HEAD"), ("--range", "..HEAD")):
         refused = receipt_main(repo.path, "verify", *how)
-        assert refused.code == 1 and refused.out == "", (how, refused.both)
+        assert refused.code == USAGE_ERROR and refused.out == "", (how, refused.both)
         assert refused.err == (
             "receipt verify: no policy to judge by: refs/remotes/origin/HEAD does not exist "
             "here: pass --policy-from REV (the branch they merge into, e.g. --policy-from "
@@ -208,13 +210,13 @@ def test_verify_refuses_when_the_remotes_default_branch_is_the_judged_commit(
     repo = published
     repo.git("remote", "set-head", "origin", "main")  # origin/HEAD -> origin/main == HEAD
     refused = receipt_main(repo.path, "verify", "--head")
-    assert refused.code == 1, refused.both
+    assert refused.code == USAGE_ERROR, refused.both
     head = repo.git("rev-parse", "--short=7", "HEAD")
     assert refused.err.startswith(f"receipt verify: no policy to judge by: "
                                   f"refs/remotes/origin/HEAD ({head}) is a commit being judged")
 
 
-# H11: the notes the server judges by are only ever added to.
+# the notes the server judges by are only ever added to.
 
 def test_a_push_cannot_delete_the_servers_notes(published: Repo) -> None:
     repo = published
@@ -279,10 +281,11 @@ def test_fetch_and_publish_say_plainly_when_the_remotes_notes_cannot_be_merged(
     said = (f"origin's {NOTES} is a blob, not a notes commit: nothing merged; its receipts are "
             f"gone or damaged there")
     fetched = repo.receipt("fetch")
-    assert fetched.code == 1 and fetched.err.startswith(f"receipt: {said}"), fetched.both
+    assert fetched.code == USAGE_ERROR and fetched.err.startswith(f"receipt: {said}"), fetched.both
     assert "merged into ours" not in fetched.err
     published = repo.receipt("publish")
-    assert published.code == 1 and published.err.startswith(f"receipt: {said}"), published.both
+    assert published.code == USAGE_ERROR and published.err.startswith(f"receipt: {said}"), \
+        published.both
     assert len(published.err.splitlines()) == 1
 
 
@@ -294,7 +297,7 @@ def test_publish_names_the_servers_refusal_not_gits_hint(published: Repo) -> Non
     repo.commit("tested", b="1\n")
     assert repo.receipt("run").code == 0
     published = repo.receipt("publish")
-    assert published.code == 1, published.both
+    assert published.code == USAGE_ERROR, published.both
     assert published.err.startswith(f"receipt: origin refused {NOTES} after its notes were "
                                     f"merged into ours: remote: receipt verify: push refused: "
                                     f"closed for the night"), published.err

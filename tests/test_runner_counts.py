@@ -1,5 +1,5 @@
-"""Test counts come from the runner that ran, and a command cannot hide a failure (issue 9,
-class 7): the parser is picked from the command, node's built-in runner is read, and a shell
+"""Test counts come from the runner that ran, and a command cannot hide a failure: the
+parser is picked from the command, node's built-in runner is read, and a shell
 string whose status can hide a failing command is refused before it runs."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 from conftest import Repo
 from conftest import check_receipt
 
+from hooks.core.errors import USAGE_ERROR
 from hooks.receipt.testcounts import TestCounter
 from hooks.receipt.testcounts import parsers_for
 
@@ -115,7 +116,7 @@ def test_a_shell_string_that_can_hide_a_failure_is_refused(repo: Repo, command: 
                                                           why: str) -> None:
     repo.commit("init")
     refused = repo.receipt("run", command)
-    assert refused.code == 1
+    assert refused.code == USAGE_ERROR
     lines = refused.err.strip().splitlines()
     assert len(lines) == 1, refused.err
     assert lines[0].startswith("receipt run: '") and why in lines[0]
@@ -125,7 +126,7 @@ def test_a_shell_string_that_can_hide_a_failure_is_refused(repo: Repo, command: 
 def test_nested_sh_dash_c_is_refused_and_sh_dash_ec_is_recorded_honestly(repo: Repo) -> None:
     repo.commit("init")
     refused = repo.receipt("run", "--", "sh", "-c", "false; echo '3 passed in 0.1s'")
-    assert refused.code == 1
+    assert refused.code == USAGE_ERROR
     assert "join the commands with '&&'" in refused.err
     honest = repo.receipt("run", "--", "sh", "-ec", "false; echo '3 passed in 0.1s'")
     assert honest.code == 1

@@ -20,6 +20,8 @@ from conftest import copied
 from conftest import git
 from conftest import receipt_main
 
+from hooks.core.errors import USAGE_ERROR
+
 PY = sys.executable
 NOTES = "refs/notes/receipts"
 SUITE = f"test-command = '{PY} t.py'\n"
@@ -121,7 +123,7 @@ def test_ci_refuses_a_signers_file_only_the_judged_commits_track(served: Repo,
     assert repo.receipt("run", "--sign").code == 0
     verified = receipt_main(repo.path, "verify", "--range", f"{base}..HEAD",
                             "--allowed-signers", "ci_signers")
-    assert verified.code != 0, verified.both
+    assert verified.code == USAGE_ERROR, verified.both
     assert verified.err == (f"receipt: --allowed-signers ci_signers: the judged commit "
                             f"{head[:7]} tracks it and the policy commit {base[:7]} does not, "
                             f"so a pushed commit could list its own key: commit the signers "

@@ -1,4 +1,4 @@
-"""SHA-256 repositories (issue 9, class 8): 64-hex ids are accepted everywhere, the empty tree
+"""SHA-256 repositories: 64-hex ids are accepted everywhere, the empty tree
 is the format's own, and a deletion is the all-zero id of either length."""
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from conftest import Repo
 from conftest import check_receipt
 
 from hooks.core import schemas
+from hooks.core.errors import USAGE_ERROR
 
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
@@ -121,7 +122,7 @@ def test_default_allowed_signers_from_git_and_sign_in_the_config(repo: Repo,
     assert repo.receipt("run", "--", PY, "t.py").code == 0
     assert "signature" in json.loads((repo.path / RECEIPT).read_text())
     missing = check_receipt(repo.path, "--allowed-signers")
-    assert missing.code == 1
+    assert missing.code == USAGE_ERROR
     assert "no allowed-signers file: pass --allowed-signers FILE or set git's " \
            "gpg.ssh.allowedSignersFile" in missing.err
     repo.git("config", "gpg.ssh.allowedSignersFile", str(signers))

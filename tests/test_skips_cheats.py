@@ -1,4 +1,4 @@
-"""The skip guard on test code that fakes a green run (hostile round 2, H4 and H5): a process
+"""The skip guard on test code that fakes a green run: a process
 exit with status 0 from a test or conftest, a conftest that rewrites outcomes or the exit
 status, an assertion failure swallowed, a summary line written by hand. Rule examples and
 near misses in process through the one scan the hook runs; one refused commit end to end."""

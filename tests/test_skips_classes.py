@@ -11,6 +11,7 @@ import pytest
 from conftest import Repo
 
 from hooks.core.diff import parse_diff
+from hooks.core.errors import USAGE_ERROR
 from hooks.skips.allowances import DEFAULT_TICKET
 from hooks.skips.report import report
 from hooks.skips.scan import scan_diffs
@@ -237,7 +238,7 @@ def test_a_test_renamed_out_of_collection_through_git(repo: Repo) -> None:
 def test_enable_names_a_rule_or_is_refused(repo: Repo) -> None:
     repo.commit("init")
     bad = repo.run(HOOK, "--enable", "SKP999")
-    assert bad.code == 1
+    assert bad.code == USAGE_ERROR
     assert "argument --enable: 'SKP999' is not a rule id" in bad.both
     repo.write("tests/test_a.py", "def test_a():\n    assert f()\n")
     repo.git("add", "-A")

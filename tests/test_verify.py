@@ -13,6 +13,7 @@ from conftest import Repo
 from conftest import git
 from conftest import receipt_main
 
+from hooks.core.errors import USAGE_ERROR
 from hooks.receipt.verify import read_pre_receive
 
 PY = sys.executable
@@ -94,10 +95,10 @@ def test_github_annotations_and_step_summary(repo: Repo, tmp_path: Path) -> None
                for line in text.splitlines())
 
 
-def test_a_bad_range_is_one_line_and_exit_1(repo: Repo) -> None:
+def test_a_bad_range_is_one_line_and_a_usage_error(repo: Repo) -> None:
     repo.commit("base")
     result = repo.receipt("verify", "--range", "nosuch..HEAD")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR
     assert result.err.startswith("receipt: ") and "Traceback" not in result.err
 
 

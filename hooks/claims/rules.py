@@ -77,4 +77,3 @@ RULES: tuple[ClaimRule, ...] = (
               "Could you verify this against the staging config?"),
 )
 
-BY_ID = {r.id: r for r in RULES}

@@ -56,8 +56,8 @@ def statement(commit: str, tree: str, data: dict[str, Any], passed: bool) -> dic
 def run(args: argparse.Namespace) -> int:
     from hooks.core import git
     from hooks.core.errors import UserError
+    from hooks.core.exits import MISSING
     from hooks.receipt.check import check
-    from hooks.receipt.model import MISSING
     from hooks.receipt.verdict import Policy
 
     result = check([args.rev], args.receipt, Policy())

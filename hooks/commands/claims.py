@@ -11,10 +11,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
+from hooks.core import exits
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
 from hooks.core.errors import UserError
 from hooks.core.output import write
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hooks.claims.scan import Claim
 
 MAX_TEXT_BYTES = 4 << 20
 
@@ -24,12 +29,15 @@ def build_parser() -> ArgumentParser:
     describe(parser, "Find each sentence in a text that says the tests pass, and check it "
                      "against the receipt.",
              "receipt claims pr-description.md", "agent-cli run ... | receipt claims -",
-             notes=["Exit codes: 0 no claim, or a green receipt covers the work tree; 1 with "
-                    "each unbacked claim quoted."])
+             notes=["0: no claim, or a green receipt covers the work tree; 1: each unbacked "
+                    "claim quoted.", exits.help_line("findings")])
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="the text to read (default -, standard input)")
     parser.add_argument("--list-rules", action="store_true",
                         help="print every rule with its id, message and examples")
+    parser.add_argument("--format", choices=("text", "json"), default="text",
+                        help="json: the claims as findings (path, line, rule id), with "
+                             "'backed' and the work tree")
     return parser
 
 
@@ -56,6 +64,17 @@ def _list_rules() -> int:
     return 0
 
 
+def _print_json(claims: Sequence[Claim], *, shown: str, backed: bool, tree: str | None) -> None:
+    from hooks.core.output import Finding
+    from hooks.core.output import print_findings
+
+    findings = [Finding(f"{shown}:{c.line}: {c.rule.id} {c.rule.message}: \"{c.sentence}\"",
+                        1, c.rule.id, path=shown, line=c.line) for c in claims]
+    code = 0 if backed or not claims else 1
+    print_findings([] if backed else findings, fmt="json", exit_code=code,
+                   extra={"claims": len(claims), "backed": backed, "tree": tree})
+
+
 def main(argv: Sequence[str]) -> int:
     from hooks.claims.scan import find_claims
 
@@ -65,7 +84,10 @@ def main(argv: Sequence[str]) -> int:
     text = _read(args.file)
     claims = find_claims(text)
     if not claims:
-        write("receipt claims: no claim that the tests pass\n")
+        if args.format == "json":
+            _print_json([], shown="", backed=False, tree=None)
+        else:
+            write("receipt claims: no claim that the tests pass\n")
         return 0
     from hooks.agents.coverage import coverage
     from hooks.core import config
@@ -77,6 +99,10 @@ def main(argv: Sequence[str]) -> int:
         cov = coverage(paths, config.for_repo(paths))
     except git.NotAGitRepository:
         cov = None
+    if args.format == "json":
+        _print_json(claims, shown=shown, backed=bool(cov and cov.covered),
+                    tree=cov.tree if cov else None)
+        return 0 if cov is not None and cov.covered else 1
     if cov is not None and cov.covered:
         write(f"receipt claims: {len(claims)} claim(s), backed: a green receipt covers this "
               f"work tree ({git.short(cov.tree)})\n")

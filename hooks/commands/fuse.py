@@ -14,15 +14,16 @@ from collections.abc import Callable
 from collections.abc import Sequence
 
 from hooks.core import config as repo_config
+from hooks.core import exits
 from hooks.core import git
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
 from hooks.core.cmdline import split_at_dashdash
+from hooks.core.exits import ENV_CONTRACT
+from hooks.core.exits import OK as GREEN
 from hooks.core.output import warn
 from hooks.fuse.environment import CLEAN_ENV_KEEP
 from hooks.fuse.environment import StepEnvironment
-from hooks.fuse.runner import ENV_CONTRACT
-from hooks.fuse.runner import GREEN
 from hooks.fuse.runner import Config
 from hooks.fuse.runner import Fuse
 from hooks.fuse.state import clear_state
@@ -40,9 +41,8 @@ def build_parser() -> ArgumentParser:
                      "as retrying is plainly not working.",
              "receipt fuse --max-steps 5 -- pytest -x -q",
              "receipt fuse --once -- pytest -q     # one step per call, history kept",
-             notes=["Exit codes: 0 a step went green, 1 usage error, 42 fuse blown (the same "
-                    "failure again, failures that alternate, no progress, max steps, budget), "
-                    "43 the environment contract failed before any step."])
+             notes=[exits.help_line("fuse") + " With --once, a failed step that does not blow "
+                    "the fuse exits with the step's own code."])
     add = parser.add_argument
     add("--max-steps", type=_positive_int, metavar="N", help="steps at most (default 8)")
     add("--repeat-limit", type=_positive_int, metavar="N",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+from hooks.core.errors import CONFIG_ERROR
 from hooks.core.errors import UserError
 
 TYPE_CHECKING = False
@@ -41,6 +42,9 @@ _GLOB_CHARACTERS = frozenset("*?[]\\")
 
 class ConfigError(UserError):
     """The config is unreadable or invalid; the message is one line: file:line: key: what."""
+
+    def __init__(self, message: str, code: int = CONFIG_ERROR) -> None:
+        super().__init__(message, code)
 
 
 class Config:
@@ -171,11 +175,6 @@ def committed(commits: list[str], paths: RepoPaths) -> dict[str, Config]:
         except ConfigError as e:
             raise ConfigError(f"{git.short(commit)}: {e}") from e
     return found
-
-
-def raw_in_tree(root: str) -> tuple[bytes | None, bytes | None]:
-    """The two config files' bytes on disk at ROOT (None: absent), to compare with a commit's."""
-    return _read(os.path.join(root, OWN_FILE)), _read(os.path.join(root, PYPROJECT))
 
 
 def from_bytes(own_raw: bytes | None, py_raw: bytes | None, memo_dir: str | None) -> Config:

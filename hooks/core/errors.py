@@ -14,13 +14,17 @@ import sys
 from collections.abc import Callable
 from collections.abc import Sequence
 
+from hooks.core.exits import CONFIG as CONFIG_ERROR
+from hooks.core.exits import INTERNAL as INTERNAL_ERROR
+from hooks.core.exits import INTERRUPTED
+from hooks.core.exits import USAGE as USAGE_ERROR
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
-USAGE_ERROR = 1
-INTERNAL_ERROR = 70
-INTERRUPTED = 130
+
+__all__ = ["CONFIG_ERROR", "INTERNAL_ERROR", "INTERRUPTED", "USAGE_ERROR", "UserError"]
 
 
 class UserError(Exception):

@@ -45,6 +45,10 @@ class Finding:
         return f"Finding({self.as_dict()!r})"
 
 
+# The layout of every --format json document; a change that breaks readers gets a new number.
+JSON_VERSION = 1
+
+
 def first_exit_code(codes: Iterable[int], order: Sequence[int]) -> int:
     """The code of the first kind in ORDER that is present; 0 for none."""
     present = set(codes)
@@ -87,6 +91,7 @@ def print_findings(
         import json
 
         doc: dict[str, object] = {
+            "version": JSON_VERSION,
             "ok": exit_code == 0,
             "exit_code": exit_code,
             "findings": [f.as_dict() for f in findings],

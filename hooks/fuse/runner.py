@@ -11,6 +11,9 @@ from hooks.core import process
 from hooks.core import snapshot
 from hooks.core.cmdline import command_argv
 from hooks.core.cmdline import command_text
+from hooks.core.exits import FUSE_BLOWN as BLOWN
+from hooks.core.exits import INTERRUPTED
+from hooks.core.exits import OK as GREEN
 from hooks.core.output import warn
 from hooks.core.times import utc_now
 from hooks.fuse.environment import StepEnvironment
@@ -23,8 +26,6 @@ from hooks.fuse.state import clear_state
 from hooks.fuse.state import load_state
 from hooks.fuse.state import save_state
 from hooks.ledger import store
-
-GREEN, BLOWN, ENV_CONTRACT, USAGE, INTERRUPTED = 0, 42, 43, 1, 130
 
 
 class Config:

@@ -9,9 +9,11 @@ import os
 from collections.abc import Mapping
 from collections.abc import Sequence
 
+from hooks.core import exits
 from hooks.core import git
 from hooks.core.config import NO_CONFIG
 from hooks.core.config import Config
+from hooks.core.exits import USAGE
 from hooks.core.output import Finding
 from hooks.receipt import model
 from hooks.receipt.judge import Judge
@@ -66,7 +68,7 @@ class CheckResult:
     def exit_code(self) -> int:
         from hooks.core.output import first_exit_code
 
-        return first_exit_code((f.code for f in self.findings), (*model.CHECK_ORDER, 1))
+        return first_exit_code((f.code for f in self.findings), (*exits.CHECK_ORDER, USAGE))
 
     def vouched(self) -> str:
         """The line that says the check passed."""
@@ -113,7 +115,7 @@ def resolve(revs: Sequence[str], root: str,
             commit = rev if rev in git.known_commits() else git.resolve_commit(rev, cwd=root)
         if commit is None:
             why = "the branch has no commits yet" if rev == "HEAD" else "it names no commit"
-            problems.append(Finding(f"{rev}: nothing to check: {why}", 1, "usage"))
+            problems.append(Finding(f"{rev}: nothing to check: {why}", USAGE, "usage"))
         elif commit not in commits:
             commits.append(commit)
     return commits, problems

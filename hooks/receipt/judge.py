@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 
+from hooks.core import exits
 from hooks.core import git
 from hooks.core.cmdline import quoted
 from hooks.core.config import Config
@@ -75,7 +76,7 @@ class Judge:
         from hooks.receipt import keyed
         from hooks.receipt import newest
 
-        if any(f.code == model.INVALID for f in loaded.findings):
+        if any(f.code == exits.INVALID for f in loaded.findings):
             return None
         files: list[tuple[dict[str, Any], str]] = []
         if self.files and loaded.data is not None and not loaded.findings:
@@ -105,7 +106,7 @@ class Judge:
         else the files' findings, or the closest note receipt's, or "no receipt"."""
         if self.files and not from_files:
             return []
-        if any(f.code == model.INVALID for f in from_files):
+        if any(f.code == exits.INVALID for f in from_files):
             return from_files  # a malformed or tampered receipt is refused, whatever else vouches
         closest: list[Finding] = []
         for data, shown in self.noted.candidates(commit, command):
@@ -124,7 +125,7 @@ class Judge:
 
         argv = keyed.configured_argv(need.command)
         run = "receipt run" if need.route is None else rerun_command(argv)
-        if any(f.code == model.INVALID for f in loaded.findings):
+        if any(f.code == exits.INVALID for f in loaded.findings):
             # malformed: refused whatever else vouches, as a malformed keyed file or note is
             return self.receipt(commit, loaded, self.result.shown, rerun=run)
         recorded = keyed.judged_argv(loaded.data) if loaded.data is not None else None
@@ -134,7 +135,7 @@ class Judge:
         wrong = [] if loaded.data is None else [Finding(
             f"wrong trial: {git.short(commit)}: the receipt ran "
             f"{quoted(keyed.described(loaded.data))}, "
-            f"{need.why()}: run {quoted(run)}, then push again", model.OFF_POLICY, "wrong-trial",
+            f"{need.why()}: run {quoted(run)}, then push again", exits.OFF_POLICY, "wrong-trial",
             commit=commit)]
         path = keyed.keyed_path(self.receipt_path, argv)
         if os.path.isfile(path):  # an earlier run of the command: it may still vouch
@@ -156,7 +157,7 @@ class Judge:
                             f.kind, commit=commit) for f in loaded.findings]
         misnamed = _misnamed_log(commit, loaded.data, shown, self.root)
         if misnamed:
-            return [Finding(f"{label}: {misnamed}", model.INVALID, "invalid", commit=commit)]
+            return [Finding(f"{label}: {misnamed}", exits.INVALID, "invalid", commit=commit)]
         match = compare(commit, loaded.data, shown, self.root, self.policy_file.ignore,
                         self.policy_file.path)
         policy = self.policy

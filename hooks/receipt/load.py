@@ -7,13 +7,13 @@ import os
 
 from hooks.core import schemas
 from hooks.core.cmdline import quoted
+from hooks.core.exits import INVALID
+from hooks.core.exits import MISSING
 from hooks.core.fileio import UnreadableFile
 from hooks.core.fileio import read_bounded
 from hooks.core.output import Finding
 from hooks.core.text import printable
-from hooks.receipt.model import INVALID
 from hooks.receipt.model import MAX_RECEIPT_BYTES
-from hooks.receipt.model import MISSING
 from hooks.receipt.model import rerun_hint
 from hooks.receipt.model import schema_file
 

@@ -1,4 +1,5 @@
-"""Receipts, version 1: where they live, the check's exit codes, the command that makes one."""
+"""Receipts (v2 written, v1 still read): where they live, the files a run writes, the command
+that makes a fresh one."""
 
 from __future__ import annotations
 
@@ -18,10 +19,6 @@ DEFAULT_RECEIPT = "artifacts/test-receipt.json"
 DEFAULT_LOG = "artifacts/test-output.log"
 MAX_RECEIPT_BYTES = 1 << 20
 
-# The check's exit codes (README, "Exit codes"); when several apply, the first in CHECK_ORDER
-# wins.
-MISSING, STALE, FAILED, INVALID, OFF_POLICY = 2, 3, 4, 5, 6
-CHECK_ORDER = (MISSING, INVALID, STALE, FAILED, OFF_POLICY)
 
 
 def schema_file(data: dict[str, Any]) -> str:

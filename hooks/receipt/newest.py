@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 from hooks.core import git
 from hooks.core.cmdline import quoted
+from hooks.core.exits import FAILED
 from hooks.core.output import Finding
-from hooks.receipt.model import FAILED
 from hooks.receipt.model import rerun_hint
 
 TYPE_CHECKING = False

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 
+from hooks.core import exits
 from hooks.core import git
 from hooks.core import git_index
 from hooks.core import schemas
@@ -90,7 +91,7 @@ class NotedReceipts:
         return LoadedReceipt(data=data, findings=[
             Finding(f"{shown} is not a valid receipt: {err}: run "
                     f"{quoted(model.rerun_hint(data))}",
-                    model.INVALID, "invalid") for err in errors])
+                    exits.INVALID, "invalid") for err in errors])
 
     def missing(self, commit: str, command: str | None) -> Finding:
         if self.trees is None:
@@ -100,4 +101,4 @@ class NotedReceipts:
         return Finding(
             f"{git.short(commit)}: no receipt{what} in {NOTES_REF} for tree {tree}: run "
             f"'receipt run' on it, then 'receipt publish' (or fetch the notes first: "
-            f"'receipt fetch')", model.MISSING, "missing", commit=commit)
+            f"'receipt fetch')", exits.MISSING, "missing", commit=commit)

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 from hooks.core import git
 from hooks.core.cmdline import quoted
+from hooks.core.exits import INVALID
+from hooks.core.exits import MISSING
 from hooks.core.output import Finding
-from hooks.receipt.model import INVALID
-from hooks.receipt.model import MISSING
 from hooks.receipt.model import rerun_hint
 
 TYPE_CHECKING = False

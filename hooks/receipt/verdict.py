@@ -14,13 +14,13 @@ import re
 
 from hooks.core import git
 from hooks.core.cmdline import quoted
+from hooks.core.exits import FAILED
+from hooks.core.exits import OFF_POLICY
+from hooks.core.exits import STALE
 from hooks.core.output import Finding
 from hooks.core.times import format_age
 from hooks.core.times import parse_utc
 from hooks.receipt.keyed import judged_argv
-from hooks.receipt.model import FAILED
-from hooks.receipt.model import OFF_POLICY
-from hooks.receipt.model import STALE
 from hooks.receipt.model import rerun_hint
 from hooks.receipt.narrowing import narrowing_flags
 
