@@ -121,9 +121,10 @@ NO_CONFIG = Config({}, None)
 
 def for_repo(paths: RepoPaths) -> Config:
     """The config of the repository at PATHS, remembered in its git dir once valid; a file key
-    naming a directory of the work tree is refused (``file_key_directories``)."""
+    it sets to a directory of the work tree is refused (``file_key_directories``; a default
+    path that is a directory is for the command that reads the file to refuse)."""
     found = load(paths.root, os.path.join(paths.common_dir, "receipt-hooks"))
-    for key, value in found.file_keys(defaults=True):
+    for key, value in found.file_keys():
         if os.path.isdir(os.path.join(paths.root, value)):
             raise ConfigError(_names_a_directory(found, key, value, "the work tree"))
     return found

@@ -96,9 +96,15 @@ class Judge:
         on_tree = [(data, shown) for data, shown in files if data.get("git_tree") in trees
                    and (command is None or ((argv := keyed.judged_argv(data)) is not None
                                             and keyed.same_command(argv, command)))]
-        on_tree += [(data, shown) for data, shown in self.noted.candidates(commit, command)
-                    if not self.noted.load(data, shown, self.memo).findings]
-        return newest.refusal(commit, on_tree, command is not None, self.policy)
+        on_tree += self.noted.candidates(commit, command)
+        refused = newest.refusal(commit, on_tree, command is not None, self.policy)
+        if refused is None:
+            return None
+        # only a refusal pays for schema-checking the notes: a malformed one does not decide
+        valid = [(data, shown) for data, shown in on_tree if (data, shown) in files
+                 or not self.noted.load(data, shown, self.memo).findings]
+        return refused if len(valid) == len(on_tree) else \
+            newest.refusal(commit, valid, command is not None, self.policy)
 
     def from_notes(self, commit: str, command: str | None,
                    from_files: list[Finding]) -> list[Finding]:
