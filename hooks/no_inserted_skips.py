@@ -53,6 +53,9 @@ def build_parser(prog: str) -> ArgumentParser:
                         type=rule_id_argument,
                         help="also run this opt-in rule (repeatable; --list-rules marks them)")
     parser.add_argument("--list-rules", action="store_true", help="print every rule and exit")
+    parser.add_argument("--explain", metavar="RULE_ID", type=rule_id_argument,
+                        help="print what RULE_ID finds, why, and each pack's examples "
+                             "(docs/rules/RULE_ID.md)")
     parser.add_argument("--format", choices=("text", "json"), default="text",
                         help="text for people (default) or json for machines")
     return parser
@@ -90,6 +93,10 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
 
     if args.list_rules:
         return list_rules()
+    if args.explain:
+        from hooks.skips.explain import explain
+
+        return explain(args.explain)
     off = _apply_config(args)
     if args.write_baseline:
         from hooks.skips.baseline import write_baseline

@@ -15,7 +15,7 @@ from hooks.claims.scan import says_no_receipt
 from hooks.core.errors import USAGE_ERROR
 
 CORPUS = Path(__file__).parent / "claims_corpus.jsonl"
-# Measured on the corpus (README, "receipt claims"): dev is what the rules were written
+# Measured on the corpus (docs/agents.md, "receipt claims"): dev is what the rules were written
 # against; holdout was written after they were frozen and never tuned on.
 THRESHOLDS = {"dev": (0.95, 0.95), "holdout": (0.95, 0.75)}
 

@@ -82,7 +82,7 @@ def test_init_on_a_fresh_npm_project_appends_to_what_is_there(tmp_path: Path) ->
     assert done.code == 0, done.both
     written = files(repo)
     assert written[".receipt-hooks.toml"].startswith(
-        "# receipt-hooks policy (README: 'Repository policy'); command-line options override "
+        "# receipt-hooks policy (docs/configuration.md); command-line options override "
         "it\ntest-command = \"pnpm test\"")
     assert written[".pre-commit-config.yaml"].startswith(theirs)
     assert written[".pre-commit-config.yaml"].endswith(HOOKS)

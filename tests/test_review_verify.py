@@ -284,8 +284,8 @@ def test_fetch_and_publish_say_plainly_when_the_remotes_notes_cannot_be_merged(
     assert fetched.code == USAGE_ERROR and fetched.err.startswith(f"receipt: {said}"), fetched.both
     assert "merged into ours" not in fetched.err
     published = repo.receipt("publish")
-    assert published.code == USAGE_ERROR and published.err.startswith(f"receipt: {said}"), \
-        published.both
+    assert published.code == USAGE_ERROR, published.both
+    assert published.err.startswith(f"receipt: {said}"), published.both
     assert len(published.err.splitlines()) == 1
 
 

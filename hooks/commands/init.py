@@ -86,7 +86,7 @@ def _toml_string(text: str) -> str:
 def config_text(suite: str, in_pyproject: bool) -> str:
     fuse = "[tool.receipt-hooks.fuse]" if in_pyproject else "[fuse]"
     lines = [
-        "# receipt-hooks policy (README: 'Repository policy'); command-line options override it",
+        "# receipt-hooks policy (docs/configuration.md); command-line options override it",
         f"test-command = {_toml_string(suite)}   # the whole suite: other receipts are off policy",
         "require-tests = true                 # a run whose test counts are not read fails",
         "ignore = [\"assumption-ledger.jsonl\", \".skips-baseline.json\"]  # bookkeeping",
@@ -181,7 +181,7 @@ def plan_precommit(plan: Plan, url: str) -> None:
         plan.keep(f"{name}: the three hooks are already there")
     elif "repos:" not in existing:
         raise UserError(f"{name} has no 'repos:' list to append to: add the hooks by hand "
-                        f"(README, 'Use it in your repository')")
+                        f"(README, 'Quick start')")
     else:
         body = existing if existing.endswith("\n") else existing + "\n"
         plan.write(name, body + hooks_entry(url, rev), f"appended the three hooks at rev {rev}")

@@ -73,10 +73,14 @@ def help_line(group: str) -> str:
 
 
 def markdown_table() -> str:
-    """The table as the README and docs/exit-codes.md show it."""
-    header = "| code | " + " | ".join(who for _, who, _ in GROUPS) + " |"
-    lines = [header, "|---" * (len(GROUPS) + 1) + "|"]
+    """The table as the README and docs/exit-codes.md show it: a row per code and meaning."""
+    lines = ["| code | meaning | commands |", "|---|---|---|"]
     for code, _, meanings in TABLE:
-        cells = [meanings.get(group, "") for group, _, _ in GROUPS]
-        lines.append(f"| {code} | " + " | ".join(cells) + " |")
+        by_text: dict[str, list[str]] = {}
+        for group, who, _ in GROUPS:
+            if group in meanings:
+                by_text.setdefault(meanings[group], []).append(who)
+        for text, whos in by_text.items():
+            shown = "every command" if len(whos) == len(GROUPS) else ", ".join(whos)
+            lines.append(f"| {code} | {text} | {shown} |")
     return "\n".join(lines) + "\n"

@@ -1,6 +1,6 @@
 """Rules and packs: the data the skip guard runs on.
 
-A rule is an id (SKP001..SKP009, the README's rule table), a one-line message, a regex, and a bad and a
+A rule is an id (SKP001..SKP009, docs/skip-guard.md), a one-line message, a regex, and a bad and a
 good example that the test suite runs through the real staged-diff path. A pack is the rules
 of one ecosystem with the files it applies to and how to lex them.
 """
