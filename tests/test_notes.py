@@ -14,7 +14,7 @@ from conftest import check_receipt
 from conftest import git
 
 from hooks.core.errors import USAGE_ERROR
-from hooks.receipt import notes
+from hooks.receipt.store import notes
 
 PY = sys.executable
 NOTES = "refs/notes/receipts"

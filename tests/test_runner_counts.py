@@ -13,8 +13,8 @@ from conftest import Repo
 from conftest import check_receipt
 
 from hooks.core.errors import USAGE_ERROR
-from hooks.receipt.testcounts import TestCounter
-from hooks.receipt.testcounts import parsers_for
+from hooks.receipt.record.testcounts import TestCounter
+from hooks.receipt.record.testcounts import parsers_for
 
 PY = sys.executable
 

@@ -25,7 +25,7 @@ from hooks.core.errors import UserError
 from hooks.core.exits import INVALID
 from hooks.core.exits import OFF_POLICY
 from hooks.core.output import Finding
-from hooks.receipt.model import SCHEMA_ID
+from hooks.receipt.store.layout import SCHEMA_ID
 
 NAMESPACE = "receipt-hooks"
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from hooks.core import git
 from hooks.core import git_notes
 from hooks.core.output import Finding
-from hooks.receipt.check import CheckResult
+from hooks.receipt.judge.check import CheckResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def read_pre_receive(data: str, notes_ref: str) -> Pushed:
     for ``unjudged_tips`` (one on a commit no branch holds is judged like a branch tip); each
     branch's new tip is judged against its own tree.
     """
-    from hooks.receipt.pushed import is_code
+    from hooks.receipt.judge.pushed import is_code
 
     pushed = Pushed()
     for line in data.splitlines():

@@ -12,21 +12,21 @@ from hooks.core import git
 from hooks.core.cmdline import quoted
 from hooks.core.config import Config
 from hooks.core.output import Finding
-from hooks.receipt import model
-from hooks.receipt.load import LoadedReceipt
-from hooks.receipt.load import load
-from hooks.receipt.noted import NotedReceipts
-from hooks.receipt.tamper import Tamper
-from hooks.receipt.verdict import Policy
-from hooks.receipt.verdict import evaluate
+from hooks.receipt.judge.noted_receipts import NotedReceipts
+from hooks.receipt.judge.tamper import Tamper
+from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.judge.verdict import evaluate
+from hooks.receipt.store import layout
+from hooks.receipt.store.load import LoadedReceipt
+from hooks.receipt.store.load import load
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from hooks.receipt.check import CheckResult
+    from hooks.receipt.judge.check import CheckResult
+    from hooks.receipt.judge.suite import Need
     from hooks.receipt.signing import Signers
-    from hooks.receipt.suite import Need
 
 
 class Judge:
@@ -53,7 +53,7 @@ class Judge:
                 return newest
             from_files = self.receipt(commit, loaded, self.result.shown) if self.files else []
             return self.from_notes(commit, None, from_files)
-        from hooks.receipt import suite
+        from hooks.receipt.judge import suite
 
         found: list[Finding] = []
         for need in suite.needs(self.policy_file, commit, self.root):
@@ -73,8 +73,8 @@ class Judge:
         names one) ran red, changed the tree or tested nothing: an older green one then does
         not vouch (``newest.refusal``); None otherwise. A malformed receipt file is refused
         by the usual path, whatever else the tree holds."""
-        from hooks.receipt import keyed
-        from hooks.receipt import newest
+        from hooks.receipt.judge import newest
+        from hooks.receipt.store import keyed
 
         if any(f.code == exits.INVALID for f in loaded.findings):
             return None
@@ -87,7 +87,7 @@ class Judge:
         if self.files and command is not None:
             path = keyed.keyed_path(self.receipt_path, keyed.configured_argv(command))
             if os.path.isfile(path):
-                shown = model.repo_relative(self.root, path)
+                shown = layout.repo_relative(self.root, path)
                 kept = load(path, shown, self.memo)
                 if kept.data is not None and not kept.findings:
                     files.append((kept.data, shown))
@@ -127,7 +127,7 @@ class Judge:
 
     def need(self, commit: str, need: Need, loaded: LoadedReceipt) -> list[Finding]:
         from hooks.core.cmdline import rerun_command
-        from hooks.receipt import keyed
+        from hooks.receipt.store import keyed
 
         argv = keyed.configured_argv(need.command)
         run = "receipt run" if need.route is None else rerun_command(argv)
@@ -145,7 +145,7 @@ class Judge:
             commit=commit)]
         path = keyed.keyed_path(self.receipt_path, argv)
         if os.path.isfile(path):  # an earlier run of the command: it may still vouch
-            shown = model.repo_relative(self.root, path)
+            shown = layout.repo_relative(self.root, path)
             found = self.receipt(commit, load(path, shown, self.memo), shown, narrowing_ok=True)
             return found + wrong if found else []
         return wrong or self.receipt(commit, loaded, self.result.shown, rerun=run)
@@ -153,7 +153,7 @@ class Judge:
     def receipt(self, commit: str, loaded: LoadedReceipt, shown: str,
                 narrowing_ok: bool = False, rerun: str | None = None) -> list[Finding]:
         from hooks.core.cmdline import rerun_command
-        from hooks.receipt.staleness import compare
+        from hooks.receipt.judge.staleness import compare
 
         label = git.short(commit)
         if loaded.data is None or loaded.findings:
@@ -200,4 +200,4 @@ def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) ->
         return None
     return (f"{receipt} is not a valid receipt: output.log names {log}, a file tracked in "
             f"{git.short(commit)} that is not the log it describes (its sha256 differs): run "
-            f"{quoted(model.rerun_hint(data))}")
+            f"{quoted(layout.rerun_hint(data))}")

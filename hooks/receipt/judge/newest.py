@@ -18,13 +18,13 @@ from hooks.core import git
 from hooks.core.cmdline import quoted
 from hooks.core.exits import FAILED
 from hooks.core.output import Finding
-from hooks.receipt.model import rerun_hint
+from hooks.receipt.store.layout import rerun_hint
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from hooks.receipt.verdict import Policy
+    from hooks.receipt.judge.verdict import Policy
 
 # the verdict's kinds that say how a run ended, not whether it meets the policy
 OUTCOME_KINDS = frozenset({"failed", "tests-failed", "no-tests", "none-passed", "not-counted",
@@ -39,8 +39,8 @@ def _when(data: dict[str, Any]) -> tuple[str, str]:
 def outcome_problems(data: dict[str, Any], commit: str, shown: str,
                      policy: Policy) -> list[Finding]:
     """The verdict's findings on how the run of DATA ended (its tree taken as COMMIT's)."""
-    from hooks.receipt.staleness import TreeMatch
-    from hooks.receipt.verdict import evaluate
+    from hooks.receipt.judge.staleness import TreeMatch
+    from hooks.receipt.judge.verdict import evaluate
 
     return [f for f in evaluate(data, commit=commit, tree_match=TreeMatch(True),
                                 shown_path=shown, policy=policy)
@@ -55,9 +55,9 @@ def refusal(commit: str, on_tree: Sequence[tuple[dict[str, Any], str]], same: bo
     when no receipt on the tree did (the usual verdict then says what is wrong). SAME: every
     receipt listed is of one command (the policy's), so green then red is flaky; otherwise
     flaky needs a green run of the newest run's command."""
-    from hooks.receipt.keyed import comparable
-    from hooks.receipt.keyed import judged_argv
-    from hooks.receipt.notes import digest
+    from hooks.receipt.store.keyed import comparable
+    from hooks.receipt.store.keyed import judged_argv
+    from hooks.receipt.store.notes import digest
 
     seen: dict[str, tuple[dict[str, Any], str]] = {}
     for data, shown in on_tree:  # a file's receipt is in the notes too: counted once

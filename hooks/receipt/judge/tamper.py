@@ -19,7 +19,7 @@ from hooks.core.cmdline import quoted
 from hooks.core.exits import INVALID
 from hooks.core.exits import MISSING
 from hooks.core.output import Finding
-from hooks.receipt.model import rerun_hint
+from hooks.receipt.store.layout import rerun_hint
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def _sha256(path: str) -> str:
 def mismatch(path: str, output: dict[str, Any], tests: object, argv: Sequence[str]) -> str:
     """What differs between the log at PATH and the receipt's OUTPUT and TESTS; '' if nothing.
     The log is counted as ``receipt run`` counted it: by the parser of ARGV's runner."""
-    from hooks.receipt.testcounts import TestCounter
+    from hooks.receipt.record.testcounts import TestCounter
 
     digest = hashlib.sha256()
     counter = TestCounter.for_command(argv)
