@@ -131,14 +131,15 @@ def policy_of(args: argparse.Namespace, policy_file: Config) -> Policy:
                   require_tests=require_tests)
 
 
-def signers_of(args: argparse.Namespace, root: str) -> Signers | None:
-    """The signature policy, when --allowed-signers or --require-signer asks for one."""
+def signers_of(args: argparse.Namespace, root: str, must_exist: bool = True) -> Signers | None:
+    """The signature policy, when --allowed-signers or --require-signer asks for one; the file
+    need not exist unless MUST_EXIST (``receipt verify`` may read it from a commit)."""
     if args.allowed_signers is None and not args.require_signer:
         return None
     from hooks.receipt.signing import Signers
     from hooks.receipt.signing import allowed_signers_file
 
-    return Signers(allowed_signers_file(args.allowed_signers, root),
+    return Signers(allowed_signers_file(args.allowed_signers, root, must_exist),
                    _compiled(args.require_signer))
 
 

@@ -117,27 +117,27 @@ def test_a_push_that_changes_its_own_policy_says_so_every_time(published: Repo) 
     assert "change the policy" not in push(repo).err, quiet
 
 
-def test_an_ignore_that_hides_source_is_refused_and_bookkeeping_is_not(published: Repo) -> None:
+def test_an_owner_chosen_ignore_keeps_the_receipt_and_the_push_names_what_it_left_out(
+        published: Repo) -> None:
     repo = published
-    repo.write("src/calc.py", "def add(a, b):\n    return a + b\n")
-    hides = repo.commit("bookkeeping?", **{".receipt-hooks.toml":
-                                           SUITE + "ignore = ['src/**', 'artifacts/**']\n"})
+    repo.write("docs/a.md", "a\n")
+    repo.commit("docs are not tested", **{".receipt-hooks.toml":
+                                          SUITE + "ignore = ['docs/**', 'artifacts/**']\n"})
     assert repo.receipt("run").code == 0
-    refused = push(repo)
-    assert refused.code == 1, refused.both
-    said = (f"{hides[:7]}: .receipt-hooks.toml ignore [\"src/**\", \"artifacts/**\"] hides "
-            f"tracked files that are not bookkeeping: src/calc.py; a receipt would vouch for "
-            f"changes to them that no test run saw")
-    assert said in refused.out
-    checked = receipt_check(repo.path)
-    assert checked.code == 6 and said in checked.out
-    repo.commit("only bookkeeping", **{
-        ".receipt-hooks.toml": SUITE + "ignore = ['assumption-ledger.jsonl', 'artifacts/**']\n"})
-    assert repo.receipt("run").code == 0
-    later = repo.commit("ledger", **{"assumption-ledger.jsonl": ""})
+    docs_only = repo.commit("docs", **{"docs/a.md": "a, again\n", "docs/b.md": "b\n"})
     accepted = push(repo)
     assert accepted.code == 0, accepted.both
-    assert f"check-receipt: {later[:7]}: {RECEIPT} vouches for this tree" in accepted.out
+    said = (f"check-receipt: {docs_only[:7]}: 2 paths changed since the run are ignored by the "
+            f"policy: docs/a.md, docs/b.md (.receipt-hooks.toml ignore [\"docs/**\"]); the "
+            f"receipt vouches without them")
+    assert said in accepted.err
+    assert f"check-receipt: {docs_only[:7]}: {RECEIPT} vouches for this tree" in accepted.out
+    checked = receipt_check(repo.path)
+    assert checked.code == 0 and said in checked.err
+    code = repo.commit("code", **{"t.py": PASSING_TEST + "# changed\n"})
+    refused = receipt_check(repo.path)
+    assert refused.code == 3, refused.both
+    assert f"stale: {code[:7]} differs from the tested tree in 1 path: M t.py" in refused.out
 
 
 def test_verify_takes_the_policy_from_the_range_base_not_the_pushed_commits(

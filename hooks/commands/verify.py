@@ -19,6 +19,7 @@ from hooks.core.output import write
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hooks.core.config import Config
+    from hooks.receipt.signing import Signers
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,10 +44,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_policy_arguments(parser)
 
 
-def policy_file_of(args: argparse.Namespace, root: str, bare: bool,
-                   commits: list[str]) -> Config:
-    """The config that judges: never one the judged COMMITS carry (the module says why)."""
+def policy_file_of(commit: str | None, root: str, bare: bool) -> Config:
+    """The config that judges, committed in COMMIT (``policy_commit_of``): never one the judged
+    commits carry (the module says why)."""
     from hooks.core import config
+    from hooks.core import git
+
+    if commit is None:
+        return config.NO_CONFIG
+    paths = git.RepoPaths(root, root, root) if bare else git.repo_paths()
+    return config.committed([commit], paths)[commit]
+
+
+def policy_commit_of(args: argparse.Namespace, root: str, commits: list[str]) -> str | None:
+    """The commit whose config judges (``policy_file_of``); None: no policy exists yet."""
     from hooks.core import git
     from hooks.core.errors import UserError
 
@@ -58,13 +69,25 @@ def policy_file_of(args: argparse.Namespace, root: str, bare: bool,
     if rev is None:
         rev = default_branch(root) if args.pre_receive else remote_default(root, commits)
         if rev is None:
-            return config.NO_CONFIG
+            return None
     commit = git.resolve_commit(rev, cwd=root)
     if commit is None:
         given = f"--policy-from {rev}" if args.policy_from else f"--range {args.range[0]}"
         raise UserError(f"{given}: {rev} names no commit here")
-    paths = git.RepoPaths(root, root, root) if bare else git.repo_paths()
-    return config.committed([commit], paths)[commit]
+    return commit
+
+
+def signers_of(args: argparse.Namespace, root: str, bare: bool, policy_commit: str | None,
+               commits: list[str]) -> Signers | None:
+    """check-receipt's signature policy, with a signers file inside the work tree read as the
+    policy commit holds it: the judged commits could otherwise list their own key."""
+    from hooks import check_receipt
+    from hooks.receipt import signing
+
+    signers = check_receipt.signers_of(args, root, must_exist=bare)
+    if signers is None or bare:  # a server's files are not the pusher's to change
+        return signers
+    return signing.trusted(signers, root, policy_commit, commits)
 
 
 def default_branch(root: str) -> str | None:
@@ -139,7 +162,6 @@ def remote_default(root: str, commits: list[str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from hooks.check_receipt import policy_of
-    from hooks.check_receipt import signers_of
     from hooks.core import git
     from hooks.core.config import REQUIRE_EVERY_COMMIT
     from hooks.receipt import verify
@@ -157,24 +179,32 @@ def run(args: argparse.Namespace) -> int:
         pushed = verify.read_pre_receive(sys.stdin.read() if sys.stdin else "", NOTES_REF)
         for old, new in pushed.notes_updates:  # the evidence this server judges by
             verify.refuse_notes_update(old, new, NOTES_REF, root)
+        verify.refuse_policy_deletion(pushed.deleted, args.policy_from, root)
         notes_revs += pushed.notes  # the notes may arrive in this very push (quarantined)
-        if not pushed.commits:
+        tips = pushed.commits + verify.unjudged_tips(pushed.others, pushed.commits, root)
+        if not tips:
             return 0
-        policy_file = policy_file_of(args, root, bare, pushed.commits)
-        commits = required_commits([Pushed(tip, [ON_SERVER]) for tip in pushed.commits],
+        policy_commit = policy_commit_of(args, root, tips)
+        policy_file = policy_file_of(policy_commit, root, bare)
+        commits = required_commits([Pushed(tip, [ON_SERVER]) for tip in tips],
                                    policy_file.require, root)
         git.commit_trees(commits, walk=False, cwd=root)
     else:
         listed = verify.commits_of(args.range, args.rev, True, root)
-        policy_file = policy_file_of(args, root, bare, listed)
+        policy_commit = policy_commit_of(args, root, listed)
+        policy_file = policy_file_of(policy_commit, root, bare)
         every = policy_file.require == REQUIRE_EVERY_COMMIT and not args.head
         commits = verify.commits_of(args.range, args.rev, False, root) if every else listed
     label = "receipt verify"
     rule_line = rule_said(label, policy_file)
-    result = check(commits, None, policy_of(args, policy_file), policy_file, files=False,
-                   notes_revs=notes_revs, root=root if bare else None,
-                   signers=signers_of(args, root), allow_overrides=args.allow_overrides,
-                   label=label)
+    signers = signers_of(args, root, bare, policy_commit, commits)
+    try:
+        result = check(commits, None, policy_of(args, policy_file), policy_file, files=False,
+                       notes_revs=notes_revs, root=root if bare else None,
+                       signers=signers, allow_overrides=args.allow_overrides, label=label)
+    finally:
+        if signers is not None:
+            signers.close()
     code = result.exit_code
     if args.format == "text":  # overrides, honoured or not, are said every time
         sys.stderr.write("".join(f"{note}\n" for note in result.policy_notes))

@@ -33,6 +33,12 @@ DEFAULT_LEDGER = "assumption-ledger.jsonl"
 DEFAULT_BASELINE = ".skips-baseline.json"
 DEFAULT_IGNORE = (DEFAULT_LEDGER, DEFAULT_BASELINE)
 REQUIRE_TIP, REQUIRE_EVERY_COMMIT = "tip", "every-commit"
+# The keys whose value names one file from the root. Their files are left out of the tree a
+# receipt vouches for (bookkeeping), so a directory or a glob there would leave source out too:
+# each must name one file, and names no directory in the tree judged (``file_key_directories``).
+FILE_KEYS: tuple[tuple[str, ...], ...] = (("ledger",), ("skips", "baseline"))
+FILE_KEY_DEFAULTS = (DEFAULT_LEDGER, DEFAULT_BASELINE)
+_GLOB_CHARACTERS = frozenset("*?[]\\")
 
 
 class ConfigError(UserError):
@@ -92,6 +98,20 @@ class Config:
             return list(value)
         return [self.ledger, str(self.section("skips").get("baseline", DEFAULT_BASELINE))]
 
+    def file_keys(self, defaults: bool = False) -> list[tuple[str, str]]:
+        """(key as written, value) of each FILE_KEYS key this config sets; with DEFAULTS, the
+        default value of each one it does not set too."""
+        found = []
+        for path, default in zip(FILE_KEYS, FILE_KEY_DEFAULTS):
+            table: Any = self.data
+            for part in path[:-1]:
+                table = table.get(part) if isinstance(table, dict) else None
+            if isinstance(table, dict) and isinstance(table.get(path[-1]), str):
+                found.append((".".join(path), str(table[path[-1]])))
+            elif defaults:
+                found.append((".".join(path), default))
+        return found
+
     @property
     def routes(self) -> list[tuple[str, str]]:
         return [(r["paths"], r["command"]) for r in self.data.get("route", [])]
@@ -107,8 +127,35 @@ NO_CONFIG = Config({}, None)
 
 
 def for_repo(paths: RepoPaths) -> Config:
-    """The config of the repository at PATHS, remembered in its git dir once valid."""
-    return load(paths.root, os.path.join(paths.common_dir, "receipt-hooks"))
+    """The config of the repository at PATHS, remembered in its git dir once valid; a file key
+    it sets to a directory of the work tree is refused (``file_key_directories``; a default
+    path that is a directory is for the command that reads the file to refuse)."""
+    found = load(paths.root, os.path.join(paths.common_dir, "receipt-hooks"))
+    for key, value in found.file_keys():
+        if os.path.isdir(os.path.join(paths.root, value)):
+            raise ConfigError(_names_a_directory(found, key, value, "the work tree"))
+    return found
+
+
+def file_key_directories(policy: Config, commits: list[str], cwd: str | None) -> None:
+    """ConfigError when a file key of POLICY names a directory in one of COMMITS: its files
+    would be left out of the tree comparison, and an old receipt would vouch for changes to
+    them. One git process for every commit and key."""
+    keys = policy.file_keys(defaults=True)
+    if not commits:
+        return
+    from hooks.core import git
+
+    kinds = git.object_kinds([f"{c}:{value}" for c in commits for _key, value in keys], cwd=cwd)
+    for commit in commits:
+        for key, value in keys:
+            if kinds.get(f"{commit}:{value}") == "tree":
+                raise ConfigError(_names_a_directory(policy, key, value, git.short(commit)))
+
+
+def _names_a_directory(policy: Config, key: str, value: str, where: str) -> str:
+    return (f"{policy.where(key)}: {value!r} is a directory in {where}: {key} must name one "
+            f"file, or the files in it are left out of the tree a receipt vouches for")
 
 
 def load(root: str, memo_dir: str | None) -> Config:
@@ -288,4 +335,26 @@ def _semantic_problems(table: dict[str, Any]) -> list[tuple[list[str | int], str
     skips = table.get("skips", {})
     if "ticket-pattern" in skips:
         regex(["skips", "ticket-pattern"], skips["ticket-pattern"])
+    for key, value in Config(table, None).file_keys():
+        why = _not_one_file(value)
+        if why:
+            where: list[str | int] = list(key.split("."))
+            problems.append((where, f"must name one file from the repository root, "
+                                             f"not a directory or a glob: {value!r} {why}"))
     return problems
+
+
+def _not_one_file(value: str) -> str:
+    """Why VALUE cannot name one file by a plain path; '' when it can."""
+    parts = value.split("/")
+    if not value or "\n" in value:
+        return "is empty or holds a newline"
+    if set(value) & _GLOB_CHARACTERS:
+        return "holds a glob character (* ? [ ] \\)"
+    if value.startswith((":", "/")):
+        return "starts with ':' (git pathspec magic) or '/'"
+    if value.endswith("/"):
+        return "ends with '/'"
+    if any(p in ("", ".", "..") for p in parts):
+        return "has an empty, '.' or '..' part"
+    return ""

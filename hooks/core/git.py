@@ -338,6 +338,43 @@ def blobs(specs: Iterable[str]) -> dict[str, bytes | None]:
     return result
 
 
+def session_blobs(specs: Iterable[str], cwd: str | None = None) -> dict[str, bytes] | None:
+    """SPEC -> blob content for those of SPECS that name a blob, asked in the running
+    ``batch_session`` for CWD; None when none runs (or it gave no answer this reads)."""
+    if _SESSION is None or _SESSION.cwd != cwd:
+        return None
+    found: dict[str, bytes] = {}
+    try:
+        for spec in specs:
+            if "\n" in spec:
+                return None
+            _id, kind, body = _SESSION.ask(spec)
+            if kind == "blob" and body is not None:
+                found[spec] = body
+    except (_BatchEnded, OSError):
+        return None
+    return found
+
+
+def object_kinds(specs: Iterable[str], cwd: str | None = None) -> dict[str, str]:
+    """SPEC -> its object's type (blob, tree, commit) for those of SPECS that name one, in one
+    ``cat-file --batch-check``."""
+    wanted = [s for s in dict.fromkeys(specs) if "\n" not in s]
+    if not wanted:
+        return {}
+    if _SESSION is not None and _SESSION.cwd == cwd:  # a check's questions: its one process
+        try:
+            asked = {spec: _SESSION.ask(spec)[1] for spec in wanted}
+            return {spec: kind for spec, kind in asked.items() if kind}
+        except (_BatchEnded, OSError):
+            pass
+    out = run("cat-file", "--batch-check=%(objecttype)", cwd=cwd,
+              stdin=b"".join(s.encode("utf-8", "surrogateescape") + b"\n" for s in wanted))
+    answers = out.decode("utf-8", "surrogateescape").split("\n")
+    return {spec: kind for spec, kind in zip(wanted, answers)
+            if kind in ("blob", "tree", "commit", "tag")}
+
+
 def merge_in_progress() -> bool:
     """MERGE_HEAD exists: the staged diff then holds the whole merged branch."""
     if os.path.isdir(".git"):

@@ -12,6 +12,7 @@ make a receipt that passes, nor edit a signed one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -94,46 +95,97 @@ def sign(receipt: dict[str, Any], root: str) -> dict[str, Any]:
     return signed
 
 
-def allowed_signers_file(given: str | None, root: str) -> str:
+def allowed_signers_file(given: str | None, root: str, must_exist: bool = True) -> str:
     """--allowed-signers FILE, or git's gpg.ssh.allowedSignersFile when FILE is omitted."""
     path = given or _config("gpg.ssh.allowedSignersFile", root)
     if not path:
         raise UserError("no allowed-signers file: pass --allowed-signers FILE or set git's "
                         "gpg.ssh.allowedSignersFile")
     path = os.path.expanduser(path)
+    if must_exist:
+        must_be_a_file(path)
+    return path
+
+
+def must_be_a_file(path: str) -> None:
     if not os.path.isfile(path):
         raise UserError(f"allowed-signers file {path} does not exist")
-    return path
+
+
+def trusted(signers: Signers, root: str, policy_commit: str | None,
+            judged: list[str]) -> Signers:
+    """SIGNERS with its file read from POLICY_COMMIT when the file sits in the work tree at
+    ROOT and that commit tracks it: the work tree may be a judged commit's checkout (CI), and
+    a judged commit could list its own key there. A file in the work tree that only JUDGED
+    commits track is refused; one no commit tracks (written by CI) is read as it is."""
+    given = os.path.abspath(signers.allowed)
+    top = os.path.realpath(root)
+    # the path as named (its directories resolved, as git's root is), else where a link leads
+    inside = [p for p in (os.path.join(os.path.realpath(os.path.dirname(given)),
+                                       os.path.basename(given)), os.path.realpath(given))
+              if p.startswith(top + os.sep)]
+    if not inside:
+        must_be_a_file(signers.allowed)
+        return signers
+    here = inside[0]
+    rel = os.path.relpath(here, top).replace(os.sep, "/")
+    committed = git.blobs([f"{policy_commit}:{rel}"])[f"{policy_commit}:{rel}"] \
+        if policy_commit else None
+    if committed is None:
+        kinds = git.object_kinds([f"{c}:{rel}" for c in judged], cwd=root)
+        adding = [c for c in judged if f"{c}:{rel}" in kinds]
+        if adding:
+            policy = f"the policy commit {git.short(policy_commit)}" if policy_commit \
+                else "no policy commit"
+            raise UserError(f"--allowed-signers {rel}: the judged commit "
+                            f"{git.short(adding[0])} tracks it and {policy} does not, so a "
+                            f"pushed commit could list its own key: commit the signers file "
+                            f"to the branch the policy comes from, or keep it outside the "
+                            f"repository")
+        must_be_a_file(signers.allowed)
+        return signers
+    with tempfile.NamedTemporaryFile("wb", suffix=".allowed_signers", delete=False) as f:
+        f.write(committed)
+    return Signers(f.name, signers.require,
+                   shown=f"{rel} (as committed in {git.short(policy_commit)})", copy=True)
 
 
 class Signers:
     """Whether a receipt is signed by a key the allowed-signers file lists for a principal
     matching --require-signer."""
 
-    def __init__(self, allowed: str, require: re.Pattern[str] | None) -> None:
+    def __init__(self, allowed: str, require: re.Pattern[str] | None,
+                 shown: str | None = None, copy: bool = False) -> None:
         self.allowed = allowed
         self.require = require
-        self.verdicts: dict[bytes, tuple[str | None, str]] = {}
+        self.shown = shown or allowed  # the file as messages name it (ALLOWED may be a copy)
+        self.copy = copy  # ALLOWED is a temporary copy, removed by close()
+        self.verdicts: dict[bytes, tuple[list[str], str]] = {}
+
+    def close(self) -> None:
+        if self.copy:
+            with contextlib.suppress(OSError):
+                os.unlink(self.allowed)
 
     def findings(self, commit: str, data: dict[str, Any], shown: str) -> list[Finding]:
         label = git.short(commit)
         signature = data.get("signature")
         if not isinstance(signature, dict) or not isinstance(signature.get("signature"), str):
             return [Finding(f"{label}: the receipt is not signed ({shown}) and signatures are "
-                            f"required (--allowed-signers {self.allowed}): run 'receipt run "
+                            f"required (--allowed-signers {self.shown}): run 'receipt run "
                             f"--sign' with a key listed there", OFF_POLICY, "unsigned",
                             commit=commit)]
         body = signed_bytes(data)
         key = body + b"\0" + signature["signature"].encode()
         if key not in self.verdicts:
             self.verdicts[key] = self._verify(body, signature["signature"])
-        principal, problem = self.verdicts[key]
+        principals, problem = self.verdicts[key]
         if problem == "unknown":
-            return [Finding(f"{label}: the receipt is signed by a key that {self.allowed} does "
+            return [Finding(f"{label}: the receipt is signed by a key that {self.shown} does "
                             f"not list ({signature.get('public_key', '?')[:60]}...; {shown})",
                             OFF_POLICY, "unknown-signer", commit=commit)]
         if problem == "restricted":
-            return [Finding(f"{label}: the receipt is signed by a key that {self.allowed} lists "
+            return [Finding(f"{label}: the receipt is signed by a key that {self.shown} lists "
                             f"but does not allow to sign receipts now (its namespaces=, "
                             f"valid-after= or valid-before= options; namespace '{NAMESPACE}'; "
                             f"{shown})", OFF_POLICY, "restricted-signer", commit=commit)]
@@ -141,31 +193,37 @@ class Signers:
             return [Finding(f"{label}: the receipt's signature does not verify ({shown}): it "
                             f"was changed after it was signed", INVALID, "bad-signature",
                             commit=commit)]
-        if self.require and not self.require.search(principal or ""):
-            return [Finding(f"{label}: the receipt is signed by '{principal}', which does not "
-                            f"match --require-signer '{self.require.pattern}' ({shown})",
+        # a line may list several principals (ci@x,release@x): any of them may be the one
+        if self.require and not any(self.require.search(p) for p in principals):
+            return [Finding(f"{label}: the receipt is signed by '{', '.join(principals)}', "
+                            f"which does not match --require-signer "
+                            f"'{self.require.pattern}' ({shown})",
                             OFF_POLICY, "signer", commit=commit)]
         return []
 
-    def _verify(self, body: bytes, armored: str) -> tuple[str | None, str]:
-        """(principal, '') when valid; else (None, why): 'bad' (the signature is not over these
-        bytes), 'unknown' (no listed key made it), 'restricted' (a listed key made it, but its
-        options in the file do not allow this namespace or this time)."""
+    def _verify(self, body: bytes, armored: str) -> tuple[list[str], str]:
+        """(every principal the signature verifies for, '') when valid; else ([], why): 'bad'
+        (the signature is not over these bytes), 'unknown' (no listed key made it),
+        'restricted' (a listed key made it, but its options in the file do not allow this
+        namespace or this time)."""
         with tempfile.NamedTemporaryFile("w", suffix=".sig", delete=False) as f:
             f.write(armored)
         try:
             found = _ssh_keygen("-Y", "find-principals", "-s", f.name, "-f", self.allowed)
-            for principal in found.stdout.decode("utf-8", "replace").split():
+            verified = []
+            for principal in dict.fromkeys(found.stdout.decode("utf-8", "replace").split()):
                 proc = _ssh_keygen("-Y", "verify", "-f", self.allowed, "-I", principal, "-n",
                                    NAMESPACE, "-s", f.name, stdin=body)
                 if proc.returncode == 0:
-                    return principal, ""
+                    verified.append(principal)
+            if verified:
+                return verified, ""
             # Failure paths only: is the signature itself sound over these bytes?
             sound = _ssh_keygen("-Y", "check-novalidate", "-n", NAMESPACE, "-s", f.name,
                                 stdin=body).returncode == 0
             if not sound:
-                return None, "bad"
-            return None, "restricted" if self._lists(armored) else "unknown"
+                return [], "bad"
+            return [], "restricted" if self._lists(armored) else "unknown"
         finally:
             os.unlink(f.name)
 

@@ -31,16 +31,21 @@ class Pushed:
         self.notes: list[str] = []
         self.notes_updates: list[tuple[str, str]] = []  # (old, new) of the notes ref
         self.passed: list[str] = []  # refs let through unjudged, with why
+        self.deleted: list[str] = []  # branches the push deletes (``refuse_policy_deletion``)
+        self.others: list[tuple[str, str]] = []  # (new id, ref) of tags and other refs
 
 
 def read_pre_receive(data: str, notes_ref: str) -> Pushed:
     """Parse git's pre-receive lines '<old> <new> <ref>'.
 
-    A branch deletion (new all zeros) passes; an update of the notes ref is listed for
-    ``refuse_notes_update`` and its commit read, not judged; tags and other refs
-    pass (a tag names a commit some branch was already judged for); each branch's new tip is
-    judged against its own tree.
+    A branch deletion (new all zeros) passes, unless it deletes the branch the policy comes
+    from (``refuse_policy_deletion``); an update of the notes ref is listed for
+    ``refuse_notes_update`` and its commit read, not judged; tags and other refs are listed
+    for ``unjudged_tips`` (one on a commit no branch holds is judged like a branch tip); each
+    branch's new tip is judged against its own tree.
     """
+    from hooks.receipt.judge.pushed import is_code
+
     pushed = Pushed()
     for line in data.splitlines():
         parts = line.split()
@@ -53,12 +58,62 @@ def read_pre_receive(data: str, notes_ref: str) -> Pushed:
                 pushed.notes.append(new)
         elif set(new) <= ZERO:
             pushed.passed.append(f"{ref} (deleted)")
+            pushed.deleted.append(ref)
         elif ref.startswith("refs/heads/"):
             if new not in pushed.commits:
                 pushed.commits.append(new)
         else:
             pushed.passed.append(f"{ref} (not a branch)")
+            if is_code(ref):  # other notes refs hold no tree a run could test
+                pushed.others.append((new, ref))
     return pushed
+
+
+def refuse_policy_deletion(deleted: Sequence[str], policy_rev: str | None, root: str) -> None:
+    """A one-line refusal (exit 1) when the push deletes the branch POLICY_REV (the server's
+    HEAD, or --policy-from) names: the next push would be judged by no policy at all."""
+    from hooks.core.errors import UserError
+
+    if not deleted:
+        return
+    try:
+        ref = git.text("symbolic-ref", "--quiet", "HEAD", cwd=root) if policy_rev in (
+            None, "HEAD") else git.text("rev-parse", "--symbolic-full-name", str(policy_rev),
+                                        cwd=root)
+    except git.GitError:
+        return  # no branch names the policy (a commit id): deleting a branch cannot reset it
+    if ref in deleted:
+        raise UserError(f"receipt verify: push refused: it would delete {ref}, the branch this "
+                        f"server's policy comes from; the next push would be judged by no "
+                        f"policy: change the policy by pushing a commit to it instead")
+
+
+def unjudged_tips(others: Sequence[tuple[str, str]], branch_tips: Sequence[str],
+                  root: str) -> list[str]:
+    """The commits that tags and other refs of the push name which no branch holds (on the
+    server before the push, or among the pushed BRANCH_TIPS): judged like branch tips, since
+    a release pipeline builds a tag whatever branch it came from."""
+    tips: list[str] = []
+    for new, _ref in others:
+        try:
+            commit = git.text("rev-parse", "--verify", "--quiet", f"{new}^{{commit}}", cwd=root)
+        except git.GitError:
+            continue  # a tag on a tree or a blob: no commit, no receipt to ask for
+        if commit in tips or commit in branch_tips:
+            continue
+        held = git.text("for-each-ref", "--count=1", "--format=%(refname)", "--contains",
+                        commit, "refs/heads/", cwd=root)
+        if not held and not any(_is_ancestor(commit, tip, root) for tip in branch_tips):
+            tips.append(commit)
+    return tips
+
+
+def _is_ancestor(commit: str, tip: str, root: str) -> bool:
+    try:
+        git.run("merge-base", "--is-ancestor", commit, tip, cwd=root)
+    except git.GitError:
+        return False
+    return True
 
 
 def refuse_notes_update(old: str, new: str, notes_ref: str, root: str) -> None:

@@ -18,8 +18,9 @@ from hooks.core.output import Finding
 from hooks.receipt.judge.commit_judge import Judge
 from hooks.receipt.judge.noted_receipts import NotedReceipts
 from hooks.receipt.judge.policy_source import bookkeeping
-from hooks.receipt.judge.policy_source import hidden_by_ignore
-from hooks.receipt.judge.policy_source import hidden_message
+from hooks.receipt.judge.policy_source import ignored_changes
+from hooks.receipt.judge.policy_source import ignored_message
+from hooks.receipt.judge.policy_source import owner_globs
 from hooks.receipt.judge.tamper import Tamper
 from hooks.receipt.judge.verdict import Policy
 from hooks.receipt.store import layout
@@ -190,6 +191,9 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     shown = layout.repo_relative(root, receipt_path)
     if not commits:
         return CheckResult(commits, findings, shown, None)
+    from hooks.core.config import file_key_directories
+
+    file_key_directories(policy_file, commits, root)
     loaded = load(receipt_path, shown, memo) if files else LoadedReceipt()
     result = CheckResult(commits, findings, shown, loaded if files else None)
     judge = Judge(root, receipt_path, memo, policy, policy_file, result)
@@ -199,13 +203,13 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     judge.noted = NotedReceipts(commits, root, policy_file.ignore, shown,
                                 tuple(notes_revs or (NOTES_REF,)))
     allowed = bookkeeping(policy_file, [shown, layout.DEFAULT_LOG])
-    globs = policy_file.ignore if "ignore" in policy_file.data else []
+    globs = owner_globs(policy_file, allowed)
     for commit in commits:
         found = judge.commit(commit, loaded)
-        hidden = _hidden_by_ignore(commit, globs, allowed, root)
-        if hidden:
-            found.append(Finding(hidden_message(commit, hidden, globs, policy_file.where("ignore")),
-                                 exits.OFF_POLICY, "ignore-hides-source", commit=commit))
+        if not found and globs:  # a receipt vouches: say what the policy let it leave out
+            said = _ignored_notes(label, commit, result.vouching.get(commit, []), globs,
+                                  allowed, policy_file.where("ignore"), root)
+            result.policy_notes += said
         if found:
             from hooks.receipt.judge.overrides import override_for
             from hooks.receipt.judge.overrides import uncommitted
@@ -221,8 +225,13 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     return result
 
 
-def _hidden_by_ignore(commit: str, globs: list[str], allowed: list[str], root: str) -> list[str]:
-    try:
-        return hidden_by_ignore(commit, globs, allowed, root)
-    except git.GitError:  # a bare repository builds no index: the notes check still runs
-        return []
+def _ignored_notes(label: str, commit: str, vouching: list[tuple[dict[str, Any], str]],
+                   globs: list[str], allowed: list[str], where: str, root: str) -> list[str]:
+    """One note per vouching receipt that relied on the policy's ``ignore`` globs."""
+    notes: list[str] = []
+    for data, _shown in vouching:
+        changed = ignored_changes(commit, data, globs, allowed, root)
+        if changed is None or changed:
+            note = ignored_message(label, commit, changed, globs, where)
+            notes += [note] if note not in notes else []
+    return notes

@@ -48,17 +48,63 @@ class Judge:
 
     def commit(self, commit: str, loaded: LoadedReceipt) -> list[Finding]:
         if not (self.policy_file.test_commands or self.policy_file.routes):
+            newest = self.newest(commit, None, loaded)
+            if newest is not None:
+                return newest
             from_files = self.receipt(commit, loaded, self.result.shown) if self.files else []
             return self.from_notes(commit, None, from_files)
         from hooks.receipt.judge import suite
 
         found: list[Finding] = []
         for need in suite.needs(self.policy_file, commit, self.root):
-            from_files = self.need(commit, need, loaded) if self.files else []
             said = {f.message for f in found}  # a malformed file is one finding, not one a need
+            newest = self.newest(commit, need.command, loaded)
+            if newest is not None:
+                found += [f for f in newest if f.message not in said]
+                continue
+            from_files = self.need(commit, need, loaded) if self.files else []
             found += [f for f in self.from_notes(commit, need.command, from_files)
                       if f.message not in said]
         return found
+
+    def newest(self, commit: str, command: str | None,
+               loaded: LoadedReceipt) -> list[Finding] | None:
+        """The refusal when the newest receipt on COMMIT's tree (COMMAND's, when the policy
+        names one) ran red, changed the tree or tested nothing: an older green one then does
+        not vouch (``newest.refusal``); None otherwise. A malformed receipt file is refused
+        by the usual path, whatever else the tree holds."""
+        from hooks.receipt.judge import newest
+        from hooks.receipt.store import keyed
+
+        if any(f.code == exits.INVALID for f in loaded.findings):
+            return None
+        files: list[tuple[dict[str, Any], str]] = []
+        if self.files and loaded.data is not None and not loaded.findings:
+            if self.tamper is not None and self.tamper.findings(commit, loaded.data,
+                                                                self.result.shown):
+                return None  # an edited receipt or a replaced log: refused as such
+            files.append((loaded.data, self.result.shown))
+        if self.files and command is not None:
+            path = keyed.keyed_path(self.receipt_path, keyed.configured_argv(command))
+            if os.path.isfile(path):
+                shown = layout.repo_relative(self.root, path)
+                kept = load(path, shown, self.memo)
+                if kept.data is not None and not kept.findings:
+                    files.append((kept.data, shown))
+        trees = self.noted.trees_of(commit)
+        # the files first: a receipt also in the notes is named by its file
+        on_tree = [(data, shown) for data, shown in files if data.get("git_tree") in trees
+                   and (command is None or ((argv := keyed.judged_argv(data)) is not None
+                                            and keyed.same_command(argv, command)))]
+        on_tree += self.noted.candidates(commit, command)
+        refused = newest.refusal(commit, on_tree, command is not None, self.policy)
+        if refused is None:
+            return None
+        # only a refusal pays for schema-checking the notes: a malformed one does not decide
+        valid = [(data, shown) for data, shown in on_tree if (data, shown) in files
+                 or not self.noted.load(data, shown, self.memo).findings]
+        return refused if len(valid) == len(on_tree) else \
+            newest.refusal(commit, valid, command is not None, self.policy)
 
     def from_notes(self, commit: str, command: str | None,
                    from_files: list[Finding]) -> list[Finding]:

@@ -54,6 +54,13 @@ class NotedReceipts:
             self.found.update(receipts_for(more, self.notes_revs, cwd=self.root))
         return trees
 
+    def trees_of(self, commit: str) -> list[str]:
+        """The trees COMMIT's note receipts sit on: its own, and (when the config leaves paths
+        out) its tree without them."""
+        if self.trees is None:
+            self.trees = self._load()
+        return self.trees.get(commit, [])
+
     def candidates(self, commit: str, command: str | None) -> list[tuple[dict[str, Any], str]]:
         """COMMIT's note receipts, newest first; only COMMAND's when it is given."""
         if self.trees is None:
@@ -69,7 +76,11 @@ class NotedReceipts:
                                                 and same_command(argv, command)):
                     continue
                 listed.append((data, f"{NOTES_REF} on tree {git.short(tree)}"))
-        listed.sort(key=lambda item: str(item[0].get("finished_utc")), reverse=True)
+        # times are to the second: of two runs finished in one second, the one the note
+        # recorded later (its list is oldest first) is the newer
+        order = {id(item[0]): i for i, item in enumerate(listed)}
+        listed.sort(key=lambda item: (str(item[0].get("finished_utc")), order[id(item[0])]),
+                    reverse=True)
         return listed
 
     @staticmethod

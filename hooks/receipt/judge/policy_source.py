@@ -7,8 +7,11 @@ check says so. A push can still change its own policy (narrow ``test-command``, 
 config); the check applies the committed one, and says so every time. A server or CI check
 (``receipt verify``) takes its policy from the command line or the base branch instead.
 
-``ignore`` exists for bookkeeping (the ledger, the skip baseline, artifacts/, the config): a glob
-that hides any other tracked file would let one old receipt vouch for every later change to it.
+``ignore`` is the owner's, as CI's ``paths-ignore`` is: by default the bookkeeping (the ledger,
+the skip baseline), and any globs the committed policy lists (``docs/**``), so a docs-only change
+keeps the receipt. The receipt records the globs it left out (``ignored``), and every check that
+lets a receipt vouch over changes to such paths names them (``ignored_changes``). A pushed commit
+cannot widen its own ``ignore`` on a server or in CI: ``receipt verify`` judges by the base's.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ import json
 
 from hooks.core import config
 from hooks.core import git
-from hooks.core import git_index
 from hooks.core.config import Config
 from hooks.core.text import printable_path
 
@@ -94,25 +96,42 @@ def bookkeeping(policy: Config, receipt_paths: list[str]) -> list[str]:
             *receipt_paths]
 
 
-def only_bookkeeping(globs: list[str], allowed: list[str]) -> bool:
-    """GLOBS name bookkeeping files literally: nothing to look up (the common case)."""
-    return all(g in allowed or (g.startswith(ARTIFACTS) and ".." not in g) for g in globs)
-
-
-def hidden_by_ignore(commit: str, globs: list[str], allowed: list[str], root: str) -> list[str]:
-    """Tracked files of COMMIT that GLOBS leave out and that are not bookkeeping."""
-    if not globs or only_bookkeeping(globs, allowed):
+def owner_globs(policy: Config, allowed: list[str]) -> list[str]:
+    """The committed ``ignore`` globs that are not bookkeeping: the ones a check must name."""
+    if "ignore" not in policy.data:
         return []
-    full = git.tree_of(commit, root)
-    without = git_index.tree_without(commit, [], root, globs)
-    return [p for _s, p in git.tree_changes(without, full, root)
-            if p not in allowed and not p.startswith(ARTIFACTS)]
+    return [g for g in policy.ignore
+            if g not in allowed and not (g.startswith(ARTIFACTS) and ".." not in g)]
 
 
-def hidden_message(commit: str, hidden: list[str], globs: list[str], where: str) -> str:
-    shown = ", ".join(printable_path(p) for p in hidden[:SHOWN])
-    more = f" and {len(hidden) - SHOWN} more" if len(hidden) > SHOWN else ""
-    return (f"{git.short(commit)}: {where} {_shown(globs)} hides tracked files that are not "
-            f"bookkeeping: {shown}{more}; a receipt would vouch for changes to them that no "
-            f"test run saw: ignore is for the ledger, the skip baseline and artifacts/, so take "
-            f"those globs out of it")
+def ignored_changes(commit: str, data: dict[str, Any], globs: list[str], allowed: list[str],
+                    root: str) -> list[str] | None:
+    """The paths under GLOBS that COMMIT changed since the run of receipt DATA (from the commit
+    it started from), bookkeeping left out; None when that commit is not here to compare."""
+    from hooks.core.git_index import glob_pathspecs
+
+    head = data.get("git_head")
+    if not globs or data.get("git_tree") == git.tree_of(commit, root):
+        return []  # nothing was left out of this commit's comparison
+    if not isinstance(head, str) or not git.has_object(head, root):
+        return None
+    out = git.run("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", head, commit,
+                  "--", *glob_pathspecs(globs), cwd=root)
+    changed = [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+    return [p for p in changed if p not in allowed and not p.startswith(ARTIFACTS)]
+
+
+def ignored_message(label: str, commit: str, changed: list[str] | None, globs: list[str],
+                    where: str) -> str:
+    """'N paths changed since the run are ignored by the policy: a, b' (or, with no run commit
+    to compare with, that the policy's globs were not compared)."""
+    if changed is None:
+        return (f"{label}: {git.short(commit)}: the commit the run started from is not here, so "
+                f"changes since the run to paths ignored by the policy ({where} "
+                f"{_shown(globs)}) are not known: the receipt vouches without them")
+    shown = ", ".join(printable_path(p) for p in changed[:SHOWN])
+    more = f" and {len(changed) - SHOWN} more" if len(changed) > SHOWN else ""
+    verb = "path changed since the run is" if len(changed) == 1 else \
+        "paths changed since the run are"
+    return (f"{label}: {git.short(commit)}: {len(changed)} {verb} ignored by the policy: "
+            f"{shown}{more} ({where} {_shown(globs)}); the receipt vouches without them")

@@ -4,7 +4,8 @@ A receipt edited by hand (``"exit_code": 0``, ``"failed": 0``) still names the l
 it describes; the log's SHA-256 and size, and the test counts read from it again, must be the
 receipt's. Only the last-run receipt file is compared: its log is the one beside it. Receipts
 kept per command and in notes outlive that log (the next run writes a new one), so comparing
-them with it would accuse every older receipt.
+them with it would accuse every older receipt; under ``--require-log`` such a receipt counts
+only when the log here is its own (same SHA-256 and size), and is then compared the same way.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class Tamper:
 
     def findings(self, commit: str, data: dict[str, Any], shown: str) -> list[Finding]:
         if shown != self.receipt_shown:
-            return []
+            return self._elsewhere(commit, data, shown) if self.require_log else []
         output = data.get("output")
         log = output.get("log") if isinstance(output, dict) else None
         if not isinstance(output, dict) or not isinstance(log, str):
@@ -67,6 +68,26 @@ class Tamper:
                         f"{quoted(rerun_hint(data))}",
                         INVALID, "tampered", commit=commit)]
 
+    def _elsewhere(self, commit: str, data: dict[str, Any], shown: str) -> list[Finding]:
+        """Under --require-log, a receipt kept per command or in the notes counts only when its
+        own log is here (the last run's log, unchanged: its SHA-256 and size are the
+        receipt's), and then the log must agree with it as the last-run receipt's must."""
+        output = data.get("output")
+        log = output.get("log") if isinstance(output, dict) else None
+        path = None if not isinstance(log, str) else log if os.path.isabs(log) \
+            else os.path.join(self.root, log)
+        if isinstance(output, dict) and path is not None and os.path.isfile(path):
+            if os.path.getsize(path) == output.get("bytes") and \
+                    _sha256(path) == output.get("sha256"):
+                return Tamper(self.root, shown, self.require_log, self.memo).findings(
+                    commit, data, shown)
+            where = f"{log} holds another run's output"
+        else:
+            where = f"no log at {log}" if isinstance(log, str) else "the run kept no log"
+        return [Finding(f"{git.short(commit)}: the log of the receipt in {shown} is not here "
+                        f"({where}) and --require-log is set: run "
+                        f"{quoted(rerun_hint(data))} here, then push again", MISSING,
+                        "missing-log", commit=commit)]
 
     def _stamp(self, path: str, output: dict[str, Any], tests: object) -> str | None:
         """A memo file for "this log, unchanged since (size, mtime), agrees with this receipt":
@@ -82,6 +103,14 @@ class Tamper:
         key = json.dumps([path, info.st_size, info.st_mtime_ns, info.st_ino, output, tests],
                          sort_keys=True)
         return os.path.join(self.memo, "log-" + hashlib.sha256(key.encode()).hexdigest())
+
+
+def _sha256(path: str) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as log:
+        for chunk in iter(lambda: log.read(CHUNK), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def mismatch(path: str, output: dict[str, Any], tests: object, argv: Sequence[str]) -> str:

@@ -116,10 +116,30 @@ def add(receipt: dict[str, Any], tree: str, cwd: str | None = None) -> bool:
         return True
 
 
+FANOUTS = 4  # note paths git writes: ab..., ab/cd..., ab/cd/ef..., ab/cd/ef/gh...
+
+
+def _note_paths(object_id: str) -> list[str]:
+    return ["/".join([*(object_id[2 * i:2 * i + 2] for i in range(depth)), object_id[2 * depth:]])
+            for depth in range(FANOUTS)]
+
+
 def receipts_for(trees: Iterable[str], notes_revs: Sequence[str] = (NOTES_REF,),
                  cwd: str | None = None) -> dict[str, list[dict[str, Any]]]:
-    """Tree -> its receipts, from every notes commit in NOTES_REVS (a pushed one not yet a ref)."""
+    """Tree -> its receipts, from every notes commit in NOTES_REVS (a pushed one not yet a ref).
+
+    Inside a ``batch_session`` the few trees of a check are asked for by their note paths in
+    that one process; otherwise the notes tree is listed once, whatever the number of trees."""
     wanted = set(trees)
+    asked = {f"{rev}:{path}": tree for rev in notes_revs for tree in sorted(wanted)
+             for path in _note_paths(tree)} if len(wanted) <= 8 else {}
+    answered = git.session_blobs(asked, cwd=cwd) if asked else None
+    if answered is not None:
+        by_session: dict[str, list[dict[str, Any]]] = {}
+        for spec, content in answered.items():
+            tree = asked[spec]
+            by_session[tree] = union(by_session.get(tree, []), parse(content))
+        return by_session
     where: list[tuple[str, str]] = []
     for rev in notes_revs:
         index = git_notes.notes_index(rev, cwd=cwd)
