@@ -88,3 +88,24 @@ def test_cli_exits_0_without_a_claim_or_with_a_receipt(repo: Repo) -> None:
 def test_cli_missing_file_is_one_line(repo: Repo) -> None:
     result = repo.run("receipt", "claims", "nope.md")
     assert (result.code, result.err) == (1, "receipt claims: nope.md: no such file\n")
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("All t\u0435sts p\u0430ss.", "CLM001"),  # Cyrillic e and a
+    ("\u0410ll tests \u0440ass.", "CLM001"),  # Cyrillic A and p
+    ("All tests\u200b pass.", "CLM001"), ("All te\u200dsts pa\u00adss.", "CLM001"),
+    ("All tes\u2060ts pa\ufeffss.", "CLM001"),
+    ("All \uff54ests pass.", "CLM001"),  # fullwidth t: NFKC
+    ("All \U0001d42d\U0001d41e\U0001d42c\U0001d42d\U0001d42c pass.", "CLM001"),  # bold: NFKC
+    ("The suite is gr\u0435\u0435n.", "CLM002"), ("All t\u03b5sts pass.", "CLM001"),
+])
+def test_a_claim_written_with_look_alike_or_invisible_characters_is_found(
+        text: str, rule: str) -> None:
+    assert [c.rule.id for c in find_claims(text)] == [rule]
+
+
+def test_the_cli_reads_a_disguised_claim_as_it_looks(repo: Repo) -> None:
+    repo.commit("init", **{"suite.py": PASSING_TEST})
+    result = repo.run("receipt", "claims", "-", stdin="Done.\nAll t\u0435sts\u200b p\u0430ss.\n")
+    assert result.code == 1
+    assert result.out.splitlines()[0] == '<stdin>:2: CLM001 says the tests pass: "All tests pass."'

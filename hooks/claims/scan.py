@@ -9,11 +9,16 @@ What a claim is not, decided before any rule looks (hard negatives an agent writ
 - conditional or hedged: "if the tests pass", "once CI is green", "to make sure the suite
   passes", "it might pass now";
 - a question: the sentence ends with '?'.
+
+Text is normalised before anything reads it (NFKC, zero-width and invisible characters taken
+out, common confusables such as Cyrillic U+0430 read as their Latin look-alikes), so a claim
+written to slip past the rules is read as it looks.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from hooks.claims.rules import RULES
 from hooks.claims.rules import ClaimRule
@@ -40,6 +45,17 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|o
                         r"in the past|until|on (?:some|other)|sometimes|intermittently)\b",
                         re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+# invisible in any rendering: zero-width spaces and joiners, marks, word joiner and the
+# invisible operators, the BOM, the soft hyphen, the Mongolian vowel separator
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e"
+                        "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]")
+# letters that look like Latin ones, as Unicode's confusables list pairs them (Cyrillic,
+# Greek, and a few Latin extensions NFKC leaves alone)
+_CONFUSABLES = str.maketrans(
+    "аеорсухіјѕԁһӏԛԝүɑɡɩοαεικνρτυχ"
+    "АВЕКМНОРСТХУІЈЅԌԚԜΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdhlqwyagioaeikvptux"
+    "ABEKMHOPCTXYIJSGQWABEZHIKMNOPTYX")
 
 
 class Claim:
@@ -54,6 +70,14 @@ class Claim:
 def _blank(match: re.Match[str]) -> str:
     """Quoted text becomes spaces (newlines kept), so line numbers and positions hold."""
     return re.sub(r"[^\n]", " ", match.group(0))
+
+
+def normalised(text: str) -> str:
+    """TEXT as it reads: NFKC, without invisible characters, confusables as Latin letters."""
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
+    return text.translate(_CONFUSABLES)
 
 
 def unquoted(text: str) -> str:
@@ -99,6 +123,7 @@ def _claims_in(clause: str) -> ClaimRule | None:
 
 def find_claims(text: str) -> list[Claim]:
     """Every sentence of TEXT that claims the tests pass, with the first rule it meets."""
+    text = normalised(text)
     plain = unquoted(text)
     claims: list[Claim] = []
     for line, start, end in sentences(plain):
@@ -116,4 +141,4 @@ def find_claims(text: str) -> list[Claim]:
 
 def says_no_receipt(text: str) -> bool:
     """The contract's honest exit: 'NO RECEIPT', in capitals, outside quotes and code."""
-    return re.search(r"\bNO RECEIPT\b", unquoted(text)) is not None
+    return re.search(r"\bNO RECEIPT\b", unquoted(normalised(text))) is not None
