@@ -21,6 +21,7 @@ import re
 import unicodedata
 
 from hooks.claims.rules import RULES
+from hooks.claims.rules import TEST_CONTEXT
 from hooks.claims.rules import ClaimRule
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
@@ -35,7 +36,8 @@ _CONDITION = re.compile(
     r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
     r"so that|in order|to (?:make sure|ensure|check|confirm|verify|see|get|make)|make sure|ensure|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
-    r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|aim|try|trying|"
+    r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|aim|try|trying|check (?:that|whether)|"
+    r"next step|to-?do|plan(?:s|ned)? to|"
     r"please|let me know)\b", re.IGNORECASE)
 _REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported|according to|"
                        r"the (?:issue|ticket|pr|description|user|reviewer)|previously|used to|"
@@ -107,15 +109,18 @@ def _clauses(sentence: str) -> list[str]:
     return [p for p in parts if p.strip()]
 
 
-def _claims_in(clause: str) -> ClaimRule | None:
+def _claims_in(clause: str, context: str) -> ClaimRule | None:
     for rule in RULES:
         m = rule.pattern.search(clause)
         if not m:
             continue
         before = clause[:m.start()]
-        said = clause[:m.end()]
-        if _NEGATION.search(said) or _CONDITION.search(before) or _REPORTED.search(before) \
+        said = before if rule.negative_form else clause[:m.end()]
+        if _NEGATION.search(said) or _CONDITION.search(clause[:m.end()]) \
+                or _REPORTED.search(before) \
                 or _QUALIFIED.search(clause[m.end():]):
+            continue
+        if rule.needs_context and not TEST_CONTEXT.search(context):
             continue
         return rule
     return None
@@ -126,12 +131,14 @@ def find_claims(text: str) -> list[Claim]:
     text = normalised(text)
     plain = unquoted(text)
     claims: list[Claim] = []
+    previous = ""
     for line, start, end in sentences(plain):
         sentence = plain[start:end].strip()
+        context, previous = previous + " " + sentence, sentence
         if sentence.endswith("?"):
             continue
         for clause in _clauses(sentence):
-            rule = _claims_in(clause)
+            rule = _claims_in(clause, context)
             if rule is not None:
                 original = " ".join(text[start:end].split())
                 claims.append(Claim(rule, line, original[:300]))
