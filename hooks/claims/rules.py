@@ -23,7 +23,8 @@ PASSED = r"(?:pass(?:es|ed)?|(?:are|is|were|was|now|all|still|\s)*passing|succee
 
 # "passes the config to the loader": pass as a verb with an object is not a test result
 NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|this|that|these|those|them|through|" \
-                r"to|into|over|on|along|by|from|as|control|data|each|every|my|our|your|" \
+                r"to|into|over|along|by|from|as|control|data|each(?! time)|every(?! time)|" \
+                r"my|our|your|" \
                 r"null|none|args?|arguments?|parameters?|values?|options?|flags?|kwargs|self)\b)"
 # what names the tests, for a pronoun claim to be about them
 TEST_CONTEXT = re.compile(r"\b(?:tests?|specs?|suites?|test cases?|pytest|jest|vitest|mocha|"
@@ -54,7 +55,9 @@ RULES: tuple[ClaimRule, ...] = (
               rf"|\b(?:tests?|specs?|suite)\b[^.;:]{{0,40}}?\b(?:and |all |now |still |also |"
               rf"both |too )*(?:pass(?:es|ed)?|(?:are |is )?passing)\b{NOT_AN_OBJECT}"
               rf"|\beverything (?:now |still |else )?(?:pass(?:es|ed)|is passing)\b{NOT_AN_OBJECT}"
-              rf"|\b(\d+)\s*/\s*\1 (?:tests? |specs? )?(?:pass(?:ed|ing)?|green|ok)\b",
+              rf"|\b(\d+)\s*/\s*\1 (?:tests? |specs? )?(?:pass(?:ed|ing)?|green|ok)\b"
+              rf"|\b(?:the|that|this) (?:previously )?(?:failing|flaky|broken|red)(?: one| test| "
+              rf"spec| case)?\s+(?:\w+\s+)?(?:now\s+)?(?:pass(?:es|ed)|is passing)\b",
               "Fixed the off-by-one in paginate(); all tests pass.",
               "Fixed the off-by-one in paginate(); the tests did not pass on my machine."),
     ClaimRule("CLM002", "says the suite is green",
@@ -103,8 +106,9 @@ RULES: tuple[ClaimRule, ...] = (
               "Could you verify this against the staging config?"),
     ClaimRule("CLM007", "says they pass, of the tests",
               rf"\b(?:they|it|all|all of them|each of them|both|both of them|them all|each one|"
-              rf"every one|the rest)\s+(?:all\s+|now\s+|still\s+|do\s+|also\s+|both\s+)*"
-              rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+)?passing|(?:are\s+|is\s+)?green|"
+              rf"every one|the rest)(?:\s+\d[\d,]*)?(?:'s|'re)?\s+(?:all\s+|now\s+|still\s+|"
+              rf"do\s+|also\s+|both\s+)*"
+              rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+)?passing|(?:are\s+|is\s+)?(?:all\s+)?green|"
               rf"succeed(?:s|ed)?|went green)\b{NOT_AN_OBJECT}",
               "I fixed the two specs. Both pass now.",
               "I fixed the two specs. Both fail on CI.",

@@ -36,7 +36,8 @@ _CONDITION = re.compile(
     r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
     r"so that|in order|to (?:make sure|ensure|check|confirm|verify|see|get|make)|make sure|ensure|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
-    r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|aim|try|trying|check (?:that|whether)|"
+    r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
+    r"tried|check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
     r"next step|to-?do|plan(?:s|ned)? to|"
     r"please|let me know)\b", re.IGNORECASE)
 _REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported|according to|"
@@ -46,6 +47,10 @@ _REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported|accor
 _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|on main|upstream|"
                         r"in the past|until|on (?:some|other)|sometimes|intermittently)\b",
                         re.IGNORECASE)
+# a part, not the whole: "3 of 5 tests pass", "most tests pass"
+_PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
+                      r"(?:the\s+)?$|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
+                      r"(?:the\s+)?$", re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
 # invisible in any rendering: zero-width spaces and joiners, marks, word joiner and the
 # invisible operators, the BOM, the soft hyphen, the Mongolian vowel separator
@@ -117,7 +122,7 @@ def _claims_in(clause: str, context: str) -> ClaimRule | None:
         before = clause[:m.start()]
         said = before if rule.negative_form else clause[:m.end()]
         if _NEGATION.search(said) or _CONDITION.search(clause[:m.end()]) \
-                or _REPORTED.search(before) \
+                or _REPORTED.search(before) or _PARTIAL.search(before) \
                 or _QUALIFIED.search(clause[m.end():]):
             continue
         if rule.needs_context and not TEST_CONTEXT.search(context):
