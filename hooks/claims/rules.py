@@ -26,6 +26,12 @@ NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|this|that|these|those|t
                 r"to|into|over|along|by|from|as|control|data|each(?! time)|every(?! time)|" \
                 r"my|our|your|" \
                 r"null|none|args?|arguments?|parameters?|values?|options?|flags?|kwargs|self)\b)"
+# a test runner's command line, as an agent writes it (arguments only in their usual shapes,
+# so "pytest -q passes" reads the verb)
+RUNNER = r"(?:pytest|py\.test|jest|vitest|mocha|rspec|phpunit|tox|nox|go test|cargo test|" \
+         r"cargo nextest run|(?:npm|yarn|pnpm|bun) (?:run )?test|make (?:test|check)|" \
+         r"python3? -m (?:pytest|unittest)|python3? manage\.py test|dotnet test|mvn test|" \
+         r"gradle test|ctest|bats)(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*))*"
 # what names the tests, for a pronoun claim to be about them
 TEST_CONTEXT = re.compile(r"\b(?:tests?|specs?|suites?|test cases?|pytest|jest|vitest|mocha|"
                           r"rspec|unittest|cargo test|go test|npm test|tox|nox|ci|checks?)\b",
@@ -62,7 +68,7 @@ RULES: tuple[ClaimRule, ...] = (
               "Fixed the off-by-one in paginate(); the tests did not pass on my machine."),
     ClaimRule("CLM002", "says the suite is green",
               r"\b(?:test suite|suite|tests|build|pipeline|everything|all checks|ci|pytest|jest|"
-              r"vitest|mocha|rspec|tox|nox|cargo test|go test|npm test|the test run)\s+"
+              rf"vitest|mocha|rspec|tox|nox|cargo test|go test|npm test|the test run|{RUNNER})\s+"
               r"(?:is|are|was|were|stays?|looks?|now)\s+(?:all\s+|fully\s+|still\s+)?green\b"
               r"|\bgreen across the board\b|\ball green\b"
               r"|\b(?:tests?|suite|ci|build) green\b",
@@ -72,8 +78,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"\b(?:full |whole |entire |test |the )?suite\s+(?:now\s+|still\s+)?{PASSED}\b"
               r"|\b(?:full |whole |entire |test |the )?suite (?:now )?(?:runs|ran) "
               r"(?:clean(?:ly)?|successfully|green)\b"
-              r"|\b(?:pytest|jest|vitest|go test|cargo test|npm test|the test run|test run)"
-              r"(?:\s+\.?/[\w./-]*|\s+run)?\s+(?:now\s+)?"
+              rf"|\b(?:{RUNNER}|the test run|test run)(?:\s+run)?\s+(?:now\s+)?"
               r"(?:passes|passed|succeeds|succeeded|is clean|was clean|exits 0|"
               r"exited 0|exits cleanly|returns 0)\b",
               "The full suite runs clean with the new retry logic.",
@@ -106,7 +111,8 @@ RULES: tuple[ClaimRule, ...] = (
               "Could you verify this against the staging config?"),
     ClaimRule("CLM007", "says they pass, of the tests",
               rf"\b(?:they|it|all|all of them|each of them|both|both of them|them all|each one|"
-              rf"every one|the rest)(?:\s+\d[\d,]*)?(?:'s|'re)?\s+(?:all\s+|now\s+|still\s+|"
+              rf"every one|the rest)(?:\s+(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|"
+              rf"ten|eleven|twelve|of them|of these))?(?:'s|'re)?\s+(?:all\s+|now\s+|still\s+|"
               rf"do\s+|also\s+|both\s+)*"
               rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+)?passing|(?:are\s+|is\s+)?(?:all\s+)?green|"
               rf"succeed(?:s|ed)?|went green)\b{NOT_AN_OBJECT}",

@@ -21,6 +21,7 @@ import re
 import unicodedata
 
 from hooks.claims.rules import RULES
+from hooks.claims.rules import RUNNER
 from hooks.claims.rules import TEST_CONTEXT
 from hooks.claims.rules import ClaimRule
 
@@ -41,7 +42,9 @@ _CONDITION = re.compile(
     r"next step|to-?do|plan(?:s|ned)? to|"
     r"please|let me know)\b", re.IGNORECASE)
 _REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported|according to|"
-                       r"the (?:issue|ticket|pr|description|user|reviewer)|previously|used to|"
+                       r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
+                       r"claims?|reports?|states?|mentions?|wrote)|"
+                       r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
                        r"last (?:week|time|run)|on main|upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|on main|upstream|"
@@ -50,7 +53,21 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|o
 # a part, not the whole: "3 of 5 tests pass", "most tests pass"
 _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
                       r"(?:the\s+)?$|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
-                      r"(?:the\s+)?$", re.IGNORECASE)
+                      r"(?:the\s+)?$|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$",
+                      re.IGNORECASE)
+# a hedged claim beside an admission that nothing ran is no claim: "should pass now, but I
+# wasn't able to run them"
+_HEDGE = re.compile(r"\b(?:should|think|believe|expect|guess|suspect)\b", re.IGNORECASE)
+_NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|did not|"
+                      r"haven't|have not|hasn't|unable to|not able to)\s+"
+                      r"(?:(?:been\s+)?able\s+to\s+)?(?:run|execute|test|verify|check)\b",
+                      re.IGNORECASE)
+# "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
+_CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
+                       re.IGNORECASE)
+_FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashed)\b",
+                    re.IGNORECASE)
+_RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
 # invisible in any rendering: zero-width spaces and joiners, marks, word joiner and the
 # invisible operators, the BOM, the soft hyphen, the Mongolian vowel separator
@@ -87,10 +104,19 @@ def normalised(text: str) -> str:
     return text.translate(_CONFUSABLES)
 
 
+def _blank_unless_runner(match: re.Match[str]) -> str:
+    """Inline code naming a test runner reads as its words ("`cargo test` is green"); other
+    quoted text is blanked."""
+    inner = match.group(0)[1:-1]
+    if match.group(0).startswith("`") and _RUNNER_CODE.fullmatch(inner):
+        return " " + inner + " "
+    return _blank(match)
+
+
 def unquoted(text: str) -> str:
     text = _FENCE.sub(_blank, text)
     text = _QUOTE_LINE.sub(_blank, text)
-    return _QUOTED.sub(_blank, text)
+    return _QUOTED.sub(_blank_unless_runner, text)
 
 
 def sentences(text: str) -> list[tuple[int, int, int]]:
@@ -122,7 +148,8 @@ def _claims_in(clause: str, context: str) -> ClaimRule | None:
         before = clause[:m.start()]
         said = before if rule.negative_form else clause[:m.end()]
         if _NEGATION.search(said) or _CONDITION.search(clause[:m.end()]) \
-                or _REPORTED.search(before) or _PARTIAL.search(before) \
+                or any(r.start() < m.start() for r in _REPORTED.finditer(clause[:m.end()])) \
+                or _PARTIAL.search(before) \
                 or _QUALIFIED.search(clause[m.end():]):
             continue
         if rule.needs_context and not TEST_CONTEXT.search(context):
@@ -142,8 +169,14 @@ def find_claims(text: str) -> list[Claim]:
         context, previous = previous + " " + sentence, sentence
         if sentence.endswith("?"):
             continue
-        for clause in _clauses(sentence):
+        clauses = _clauses(sentence)
+        for clause in clauses:
             rule = _claims_in(clause, context)
+            if rule is not None and _HEDGE.search(clause) and _NOT_RUN.search(sentence):
+                continue
+            if rule is not None and _CONTRAST.search(clause) and any(
+                    _FAILS.search(other) for other in clauses if other is not clause):
+                continue
             if rule is not None:
                 original = " ".join(text[start:end].split())
                 claims.append(Claim(rule, line, original[:300]))
