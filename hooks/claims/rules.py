@@ -34,8 +34,9 @@ RUNNER = r"(?:pytest|py\.test|jest|vitest|mocha|rspec|phpunit|tox|nox|go test|ca
          r"gradle test|ctest|bats)(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*))*"
 # what names the tests, for a pronoun claim to be about them
 TEST_CONTEXT = re.compile(r"\b(?:tests?|specs?|suites?|test cases?|pytest|jest|vitest|mocha|"
-                          r"rspec|unittest|cargo test|go test|npm test|tox|nox|ci|checks?)\b",
-                          re.IGNORECASE)
+                          r"rspec|unittest|cargo test|go test|npm test|tox|nox|ci|checks?|"
+                          r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|(?:re-?)?ran (?:everything|"
+                          r"it all))\b", re.IGNORECASE)
 
 
 class ClaimRule:
@@ -62,6 +63,10 @@ RULES: tuple[ClaimRule, ...] = (
               rf"both |too )*(?:pass(?:es|ed)?|(?:are |is )?passing)\b{NOT_AN_OBJECT}"
               rf"|\beverything (?:now |still |else )?(?:pass(?:es|ed)|is passing)\b{NOT_AN_OBJECT}"
               rf"|\b(\d+)\s*/\s*\1 (?:tests? |specs? )?(?:pass(?:ed|ing)?|green|ok)\b"
+              rf"|\b(?:tests?|specs?|test results?|test suite|suite)\W{{0,4}}:\W{{0,4}}(?:all\s+)?"
+              rf"(?:pass(?:ed|es|ing)?|green|ok)\b"
+              rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:run|ran)\s+(?:successfully|clean(?:ly)?|"
+              rf"green)\b"
               rf"|\b(?:the|that|this) (?:previously )?(?:failing|flaky|broken|red)(?: one| test| "
               rf"spec| case)?\s+(?:\w+\s+)?(?:now\s+)?(?:pass(?:es|ed)|is passing)\b",
               "Fixed the off-by-one in paginate(); all tests pass.",
@@ -69,7 +74,8 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM002", "says the suite is green",
               r"\b(?:test suite|suite|tests|build|pipeline|everything|all checks|ci|pytest|jest|"
               rf"vitest|mocha|rspec|tox|nox|cargo test|go test|npm test|the test run|{RUNNER})\s+"
-              r"(?:is|are|was|were|stays?|looks?|now)\s+(?:all\s+|fully\s+|still\s+)?green\b"
+              r"(?:is|are|was|were|stays?|looks?|now|still)\s+(?:all\s+|fully\s+|still\s+)?"
+              r"green\b"
               r"|\bgreen across the board\b|\ball green\b"
               r"|\b(?:tests?|suite|ci|build) green\b",
               "The suite is green again after the migration fix.",
@@ -113,7 +119,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"\b(?:they|it|all|all of them|each of them|both|both of them|them all|each one|"
               rf"every one|the rest)(?:\s+(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|"
               rf"ten|eleven|twelve|of them|of these))?(?:'s|'re)?\s+(?:all\s+|now\s+|still\s+|"
-              rf"do\s+|also\s+|both\s+)*"
+              rf"do\s+|also\s+|both\s+)*(?:(?:run|ran)\s+and\s+)?"
               rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+)?passing|(?:are\s+|is\s+)?(?:all\s+)?green|"
               rf"succeed(?:s|ed)?|went green)\b{NOT_AN_OBJECT}",
               "I fixed the two specs. Both pass now.",

@@ -41,7 +41,8 @@ _CONDITION = re.compile(
     r"tried|check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
     r"next step|to-?do|plan(?:s|ned)? to|"
     r"please|let me know)\b", re.IGNORECASE)
-_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports?|reported|according to|"
+_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports? that|reported that|"
+                       r"according to|"
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
@@ -53,7 +54,8 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|o
 # a part, not the whole: "3 of 5 tests pass", "most tests pass"
 _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
                       r"(?:the\s+)?$|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
-                      r"(?:the\s+)?$|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$",
+                      r"(?:the\s+)?$|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
+                      r"|\bthe (?:old|previous|former|original) $",
                       re.IGNORECASE)
 # a hedged claim beside an admission that nothing ran is no claim: "should pass now, but I
 # wasn't able to run them"
@@ -65,8 +67,8 @@ _NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|di
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
-_FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashed)\b",
-                    re.IGNORECASE)
+_FAILS = re.compile(r"(?<!nothing )(?<!never )(?<!no )(?<!none )\b(?:fails|failed|fail|"
+                    r"errors|errored|broke|crashes|crashed)\b", re.IGNORECASE)
 _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
 # invisible in any rendering: zero-width spaces and joiners, marks, word joiner and the
@@ -154,6 +156,8 @@ def _claims_in(clause: str, context: str) -> ClaimRule | None:
             continue
         if rule.needs_context and not TEST_CONTEXT.search(context):
             continue
+        if _FAILS.search(clause[m.end():]):  # "passed once and failed twice": mixed
+            continue
         return rule
     return None
 
@@ -166,7 +170,7 @@ def find_claims(text: str) -> list[Claim]:
     previous = ""
     for line, start, end in sentences(plain):
         sentence = plain[start:end].strip()
-        context, previous = previous + " " + sentence, sentence
+        context, previous = previous + " " + text[start:end], text[start:end]
         if sentence.endswith("?"):
             continue
         clauses = _clauses(sentence)
@@ -174,8 +178,9 @@ def find_claims(text: str) -> list[Claim]:
             rule = _claims_in(clause, context)
             if rule is not None and _HEDGE.search(clause) and _NOT_RUN.search(sentence):
                 continue
-            if rule is not None and _CONTRAST.search(clause) and any(
-                    _FAILS.search(other) for other in clauses if other is not clause):
+            if rule is not None and any(
+                    _FAILS.search(other) and (_CONTRAST.search(other) or _CONTRAST.search(clause))
+                    for other in clauses if other is not clause):
                 continue
             if rule is not None:
                 original = " ".join(text[start:end].split())
