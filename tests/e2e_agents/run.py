@@ -369,7 +369,7 @@ def scenario(client: Client, name: str, model: MockModel, work: Path) -> Outcome
     client.prepare(home, repo, model.port, env)
     try:
         proc = subprocess.run(client.command("add() is wrong: fix it and run the tests."),
-                              cwd=repo, env=env, stdin=subprocess.DEVNULL,
+                              cwd=repo, env=env, stdin=subprocess.DEVNULL, check=False,
                               capture_output=True, timeout=CLIENT_SECONDS)
     except subprocess.TimeoutExpired:
         return Outcome(False, f"no answer in {CLIENT_SECONDS} s after "
