@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -320,32 +321,37 @@ def test_a_claim_with_no_receipt_beside_it_is_held(
 
 # Each client's input as it sends it.
 
-GEMINI_TRANSCRIPT = [  # Gemini CLI 0.61.0's session file: JSON Lines, one record a line
-    {"sessionId": "c2f0e1d4", "projectHash": "4f1c", "startTime": "2026-11-30T10:02:00.000Z",
-     "lastUpdated": "2026-11-30T10:02:00.000Z", "kind": "main"},
-    {"id": "m1", "timestamp": "2026-11-30T10:02:01.000Z", "type": "user",
-     "content": [{"text": "The cart total is off by a cent. Fix it."}]},
-    {"id": "m2", "timestamp": "2026-11-30T10:02:09.000Z", "type": "gemini",
-     "content": "NO RECEIPT: the suite needs DATABASE_URL.", "thoughts": [], "tokens": None,
-     "model": "gemini-2.5-pro"},
-    {"id": "m3", "timestamp": "2026-11-30T10:02:30.000Z", "type": "gemini",
-     "content": "Fixed the rounding in cart_total(). Tests are green.", "thoughts": [],
-     "tokens": None, "model": "gemini-2.5-pro"},
-    {"$set": {"lastUpdated": "2026-11-30T10:02:31.000Z"}},
-]
+# Gemini CLI 0.61.0's own session file and AfterAgent event, recorded from the real client
+# (tests/e2e_agents): a stop blocked once, then "I undid my edit": prompt_response holds both
+# responses; the transcript (JSON Lines) ends with the last.
+GEMINI_RECORDED = SAMPLES / "gemini-cli-0.61.0.json"
+GEMINI_RECORDED_TRANSCRIPT = SAMPLES / "gemini-cli-0.61.0-transcript.jsonl"
+
+
+def test_gemini_as_recorded_is_judged_on_its_last_response(project: Repo, tmp_path: Path
+                                                            ) -> None:
+    transcript = tmp_path / "session.jsonl"
+    shutil.copy(GEMINI_RECORDED_TRANSCRIPT, transcript)
+    data = json.loads(GEMINI_RECORDED.read_text())
+    assert data["prompt_response"] == ("I changed add() in calc.py. All tests pass.\n"
+                                       "I undid my edit of calc.py; nothing is changed.")
+    data.update(cwd=str(project.path), transcript_path=str(transcript))
+    # the earlier response's claim, taken back, is not the last word on an untouched tree
+    result = project.run("receipt", "agent-hook", "--agent", "gemini-cli",
+                         stdin=json.dumps(data))
+    assert_allowed("gemini-cli", result)
 
 
 def gemini_event(project: Repo, tmp_path: Path, responses: list[str]) -> str:
-    """An AfterAgent event as Gemini CLI 0.61.0 sends it: prompt_response is every response
+    """An AfterAgent event shaped as the recorded one: prompt_response is every response
     since the prompt joined by newlines; the transcript's last model message is the last."""
-    records = [*GEMINI_TRANSCRIPT[:2]]
-    records += [{"id": f"r{n}", "timestamp": "2026-11-30T10:03:00.000Z", "type": "gemini",
-                 "content": text, "thoughts": [], "tokens": None, "model": "gemini-2.5-pro"}
-                for n, text in enumerate(responses)]
-    transcript = tmp_path / "session-2026-11-30T10-02-c2f0e1d4.jsonl"
-    transcript.write_text("".join(json.dumps(r) + "\n" for r in [*records,
-                                                                 GEMINI_TRANSCRIPT[-1]]))
-    data = json.loads((SAMPLES / "gemini-cli.json").read_text())
+    recorded = [json.loads(line) for line in GEMINI_RECORDED_TRANSCRIPT.read_text().splitlines()]
+    records = [r for r in recorded if r.get("type") != "gemini"][:4]  # metadata, context, user
+    model = next(r for r in recorded if r.get("type") == "gemini")
+    records += [{**model, "id": f"r{n}", "content": text} for n, text in enumerate(responses)]
+    transcript = tmp_path / "session-2026-12-02T01-16-d4d2e382.jsonl"
+    transcript.write_text("".join(json.dumps(r) + "\n" for r in records))
+    data = json.loads(GEMINI_RECORDED.read_text())
     data.update(cwd=str(project.path), transcript_path=str(transcript),
                 prompt_response="\n".join(responses))
     return json.dumps(data)
