@@ -92,7 +92,7 @@ def test_codex_trust_from_its_config(tmp_path: Path, home: Path) -> None:
         f"[hooks.state] in {config}), so Codex skips the stop hook: in codex, type /hooks and "
         f"trust it"))
     write(config, f'[projects."{project}"]\ntrust_level = "trusted"\n'
-                  f'[hooks.state."{hooks}:stop:0:0"]\ntrusted_hash = "sha256:0f3a"\n')
+                  f'[hooks.state."stop:0:{hooks}"]\ntrusted_hash = "sha256:0f3a"\n')
     trusted, why = trust_state("codex", project)
     assert trusted is True
     assert why.startswith(f"codex: the project is trusted and 1 hook(s) of {hooks} have a "
