@@ -56,9 +56,9 @@ def statement(commit: str, tree: str, data: dict[str, Any], passed: bool) -> dic
 def run(args: argparse.Namespace) -> int:
     from hooks.core import git
     from hooks.core.errors import UserError
-    from hooks.receipt.check import check
-    from hooks.receipt.model import MISSING
-    from hooks.receipt.verdict import Policy
+    from hooks.receipt.judge.check import check
+    from hooks.receipt.judge.verdict import Policy
+    from hooks.receipt.store.layout import MISSING
 
     result = check([args.rev], args.receipt, Policy())
     if not result.commits:
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 def _tested_here(commit: str, tree: str, file_data: dict[str, Any] | None
                  ) -> dict[str, Any] | None:
     """The newest receipt taken on TREE that does not vouch (a failed run): FAILED."""
-    from hooks.receipt.notes import receipts_for
+    from hooks.receipt.store.notes import receipts_for
 
     found = list(receipts_for([tree]).get(tree, []))
     if file_data is not None and file_data.get("git_tree") == tree:

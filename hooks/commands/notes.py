@@ -13,7 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def publish(args: argparse.Namespace) -> int:
-    from hooks.receipt import notes
+    from hooks.receipt.store import notes
 
     notes.publish(args.remote)
     warn(f"receipt publish: {notes.NOTES_REF} pushed to {args.remote} (theirs merged in first)")
@@ -21,7 +21,7 @@ def publish(args: argparse.Namespace) -> int:
 
 
 def fetch(args: argparse.Namespace) -> int:
-    from hooks.receipt import notes
+    from hooks.receipt.store import notes
 
     if notes.fetch(args.remote):
         warn(f"receipt fetch: {notes.NOTES_REF} from {args.remote} merged into ours")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from hooks.core import git
 from hooks.core import git_notes
 from hooks.core.output import Finding
-from hooks.receipt.check import CheckResult
+from hooks.receipt.judge.check import CheckResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
