@@ -15,9 +15,11 @@ from hooks.claims.scan import says_no_receipt
 from hooks.core.errors import USAGE_ERROR
 
 CORPUS = Path(__file__).parent / "claims_corpus.jsonl"
-# Measured on the corpus (docs/agents.md, "receipt claims"): dev is what the rules were written
-# against; holdout was written after they were frozen and never tuned on.
-THRESHOLDS = {"dev": (0.95, 0.95), "holdout": (0.95, 0.75)}
+# Measured on the corpus (docs/agents.md, "Claims"): dev is what the rules were written
+# against, three agent-style holdouts included once each had been evaluated (their
+# first-evaluation figures are in the docs); holdout is the first set of 40, whose misses
+# have been seen since. (precision, recall) floors.
+THRESHOLDS = {"dev": (0.98, 0.95), "holdout": (0.98, 0.95)}
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda r: r.id)
@@ -33,7 +35,7 @@ def test_each_rule_finds_its_claim_and_not_its_near_miss(rule: object) -> None:
 def test_precision_and_recall_on_the_labelled_corpus(split: str) -> None:
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     rows = [r for r in rows if r["split"] == split]
-    assert len(rows) >= (200 if split == "dev" else 40)
+    assert len(rows) >= (590 if split == "dev" else 40)
     assert {r["claim"] for r in rows} == {True, False}
     found = [bool(find_claims(r["text"])) for r in rows]
     tp = sum(f and r["claim"] for f, r in zip(found, rows))
@@ -89,3 +91,24 @@ def test_cli_exits_0_without_a_claim_or_with_a_receipt(repo: Repo) -> None:
 def test_cli_missing_file_is_one_line(repo: Repo) -> None:
     result = repo.run("receipt", "claims", "nope.md")
     assert (result.code, result.err) == (USAGE_ERROR, "receipt claims: nope.md: no such file\n")
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("All t\u0435sts p\u0430ss.", "CLM001"),  # Cyrillic e and a
+    ("\u0410ll tests \u0440ass.", "CLM001"),  # Cyrillic A and p
+    ("All tests\u200b pass.", "CLM001"), ("All te\u200dsts pa\u00adss.", "CLM001"),
+    ("All tes\u2060ts pa\ufeffss.", "CLM001"),
+    ("All \uff54ests pass.", "CLM001"),  # fullwidth t: NFKC
+    ("All \U0001d42d\U0001d41e\U0001d42c\U0001d42d\U0001d42c pass.", "CLM001"),  # bold: NFKC
+    ("The suite is gr\u0435\u0435n.", "CLM002"), ("All t\u03b5sts pass.", "CLM001"),
+])
+def test_a_claim_written_with_look_alike_or_invisible_characters_is_found(
+        text: str, rule: str) -> None:
+    assert [c.rule.id for c in find_claims(text)] == [rule]
+
+
+def test_the_cli_reads_a_disguised_claim_as_it_looks(repo: Repo) -> None:
+    repo.commit("init", **{"suite.py": PASSING_TEST})
+    result = repo.run("receipt", "claims", "-", stdin="Done.\nAll t\u0435sts\u200b p\u0430ss.\n")
+    assert result.code == 1
+    assert result.out.splitlines()[0] == '<stdin>:2: CLM001 says the tests pass: "All tests pass."'

@@ -32,14 +32,25 @@ if TYPE_CHECKING:
 class Judged:
     """One receipt the policy needs: its path as shown, its data, whether it is green."""
 
-    __slots__ = ("data", "green", "problem", "shown")
+    __slots__ = ("data", "green", "kind", "problem", "shown")
 
     def __init__(self, shown: str, data: dict[str, Any] | None, green: bool,
-                 problem: str) -> None:
+                 problem: str, kind: str = "") -> None:
         self.shown = shown
         self.data = data
         self.green = green
         self.problem = problem  # why it is not green, a message fragment
+        self.kind = kind  # the verdict's finding kind for PROBLEM ("failed", "no-tests", ...)
+
+
+# which of a receipt's findings an agent must hear first: a failure before a tree the run
+# changed (a failing pytest run also writes __pycache__/), both before the rest
+_FIRST = ("failed", "tests-failed", "no-tests", "none-passed", "not-counted",
+          "changed-during-run")
+
+
+def _rank(kind: str) -> int:
+    return _FIRST.index(kind) if kind in _FIRST else len(_FIRST)
 
 
 class Coverage:
@@ -106,8 +117,9 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
             continue
         found = evaluate(loaded.data, commit=str(loaded.data.get("git_tree")),
                          tree_match=TreeMatch(True), shown_path=shown, policy=verdict_policy)
-        judged.append(Judged(shown, loaded.data, not found,
-                             found[0].message if found else ""))
+        first = min(found, key=lambda f: _rank(f.kind)) if found else None
+        judged.append(Judged(shown, loaded.data, first is None,
+                             first.message if first else "", first.kind if first else ""))
         if not policy.test_commands:
             commands = [layout.rerun_hint(loaded.data)]
     if not commands:

@@ -2,8 +2,11 @@
 
 Reads the agent's stop event (JSON on stdin) and answers in the agent's own form: block the
 stop with a reason naming the command to run, or let it through (see hooks/agents/gate.py for
-when). It never blocks on its own errors: anything that goes wrong is one line on stderr and
-the stop goes through, because a broken hook must not trap an agent.
+when). The repository judged is the one the client names (hooks/agents/formats.py), never a
+path in the event. An input it cannot read (not JSON, over the size bound) is no way out: the
+work tree is judged without the message. Otherwise it never blocks on its own errors: anything
+that goes wrong is one line on stderr and the stop goes through, because a broken hook must
+not trap an agent.
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ import sys
 from collections.abc import Sequence
 
 from hooks.agents.formats import FORMATS
+from hooks.agents.formats import UNREAD
 from hooks.agents.formats import AgentFormat
 from hooks.agents.formats import Answer
+from hooks.agents.formats import HookInput
 from hooks.core.cmdline import ArgumentParser
 from hooks.core.cmdline import describe
 
@@ -52,6 +57,25 @@ def _note(text: str) -> None:
     sys.stderr.write(f"receipt agent-hook: {text}\n")
 
 
+def read_input(agent: AgentFormat, raw: bytes) -> HookInput:
+    """The event in RAW; UNREAD (judged on the work tree alone) when it cannot be read."""
+    if len(raw) > MAX_INPUT_BYTES:
+        _note(f"the {agent.name} hook input is over {MAX_INPUT_BYTES} bytes: judging the work "
+              f"tree without the message")
+        return UNREAD
+    try:
+        payload = json.loads(raw or b"{}")
+    except ValueError as e:
+        _note(f"the {agent.name} hook input is not JSON ({e}): judging the work tree without "
+              f"the message")
+        return UNREAD
+    if not isinstance(payload, dict):
+        _note(f"the {agent.name} hook input is a JSON {type(payload).__name__}, not an object: "
+              f"judging the work tree without the message")
+        return UNREAD
+    return agent.read(payload)
+
+
 def answer(agent: AgentFormat, raw: bytes, max_blocks: int | None) -> Answer:
     from hooks.agents import gate
     from hooks.agents.coverage import coverage
@@ -60,27 +84,24 @@ def answer(agent: AgentFormat, raw: bytes, max_blocks: int | None) -> Answer:
     from hooks.core import config
     from hooks.core import git
 
-    try:
-        payload = json.loads(raw or b"{}")
-    except ValueError as e:
-        raise ValueError(f"the {agent.name} hook input is not JSON ({e})") from None
-    if not isinstance(payload, dict):
-        raise ValueError(f"the {agent.name} hook input is a JSON {type(payload).__name__}, "
-                         f"not an object")
-    hook = agent.read(payload)
+    hook = read_input(agent, raw)
     if not hook.proceed:
         return agent.allow
-    paths = git.repo_paths(hook.cwd)
+    paths = git.repo_paths(agent.project())
     os.chdir(paths.root)
     policy = config.for_repo(paths)
     limit = max_blocks or int(policy.section("agents").get("max-blocks",
                                                            gate.DEFAULT_MAX_BLOCKS))
     message = hook.message or ""
-    no_receipt = says_no_receipt(message)
+    claims = find_claims(message)
+    said_no_receipt = says_no_receipt(message)
+    # NO RECEIPT is an honest exit only in a message that does not also claim success
+    no_receipt = said_no_receipt and not claims
     cov = None if no_receipt else coverage(paths, policy)
-    claims = [] if no_receipt else find_claims(message)
     state_dir = os.path.join(paths.common_dir, "receipt-hooks", "agent-stops")
-    decision = gate.decide(hook, agent.name, cov, claims, no_receipt, state_dir, limit)
+    decision = gate.decide(hook, agent.name, cov, claims, no_receipt, state_dir,
+                           gate.client_cap(agent.name, limit, paths.root),
+                           said_no_receipt=said_no_receipt)
     if decision.event is not None:
         problem = gate.record(os.path.join(paths.root, policy.ledger), decision.event)
         if problem:
@@ -98,7 +119,7 @@ def main(argv: Sequence[str]) -> int:
         build_parser().error(f"--max-blocks must be at least 1: {args.max_blocks}")
     agent = FORMATS[args.agent]
     try:
-        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES)
+        raw = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         return _emit(answer(agent, raw, args.max_blocks))
     except KeyboardInterrupt:
         raise

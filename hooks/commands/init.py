@@ -366,6 +366,10 @@ def run(args: argparse.Namespace) -> int:
             if not args.dry_run:
                 atomic_write(os.path.join(root, agent_file), text.encode())
             print(f"receipt init: {verb} {agent_file}: {change}")
+        from hooks.agents.trust import instructions
+
+        for line in instructions(args.agent, root):  # the client's trust: the user's to give
+            print(f"receipt init: {line}")
     if baseline:
         write_skip_baseline(root, args.dry_run)
     for note in plan.notes:
