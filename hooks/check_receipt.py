@@ -170,8 +170,8 @@ def _publish(remote: str) -> None:
     from hooks.receipt import notes
 
     remote = remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or "origin"
-    notes.publish(remote)  # pushes with --no-verify: this hook is not run again for it
-    warn(f"check-receipt: published {notes.NOTES_REF} to {remote}")
+    published = notes.publish(remote)  # pushes with --no-verify: this hook is not run again
+    warn(f"check-receipt: published {notes.NOTES_REF} to {remote}: {published.said(remote)}")
 
 
 @guarded("check-receipt")

@@ -84,7 +84,7 @@ def build_parser() -> ArgumentParser:
     describe(publish, "Push the receipts kept in refs/notes/receipts to a remote, merging "
                       "the remote's first.",
              "receipt publish", "receipt publish upstream")
-    notes.add_arguments(publish)
+    notes.add_publish_arguments(publish)
     publish.set_defaults(func=notes.publish)
     fetch = sub.add_parser("fetch", help="fetch refs/notes/receipts and merge them into ours")
     describe(fetch, "Fetch the receipts kept in refs/notes/receipts from a remote and merge "

@@ -98,10 +98,13 @@ def fetch_ref(remote: str, source: str, dest: str, cwd: str | None = None) -> bo
     return True
 
 
-def push_ref(remote: str, ref: str, cwd: str | None = None) -> None:
-    """Push REF to the same name on REMOTE, never through this repository's pre-push hook."""
-    git.run("push", "--quiet", "--no-verify", remote, f"{ref}:{ref}", cwd=cwd)
-
-
 def delete_ref(ref: str, cwd: str | None = None) -> None:
     git.run("update-ref", "-d", ref, cwd=cwd)
+
+
+def push_swapped(remote: str, commit: str, ref: str, expected: str | None,
+                 cwd: str | None = None) -> None:
+    """Set REF on REMOTE to COMMIT only if it still is EXPECTED (None: only if it does not
+    exist): a compare-and-swap (``--force-with-lease``), never through our pre-push hook."""
+    git.run("push", "--quiet", "--no-verify", f"--force-with-lease={ref}:{expected or ''}",
+            remote, f"{commit}:{ref}", cwd=cwd)
