@@ -106,7 +106,8 @@ def build_parser() -> ArgumentParser:
                              help="install check-receipt as this repo's plain git pre-push hook")
     describe(install, "Install check-receipt as this repository's plain git pre-push hook, "
                       "for repositories that do not use pre-commit.",
-             "receipt install-hook", "receipt install-hook -- --max-age 24h")
+             "receipt install-hook", "receipt install-hook -- --max-age 24h",
+             "receipt install-hook --server     # in a server's bare repository")
     install_hook.add_arguments(install)
     install.set_defaults(func=install_hook.run)
     ledger_parser = sub.add_parser("ledger", help="the assumption ledger: add, resolve, list, "

@@ -77,7 +77,7 @@ def union(*lists: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @contextlib.contextmanager
-def _locked(cwd: str | None) -> Iterator[None]:
+def _locked(cwd: str | None, common_dir: str | None = None) -> Iterator[None]:
     """One writer of the notes at a time in this repository (all its worktrees).
 
     A note is read, extended and replaced; two runs finishing together would each write a list
@@ -90,7 +90,8 @@ def _locked(cwd: str | None) -> Iterator[None]:
     except ImportError:
         yield
         return
-    path = os.path.join(git.repo_paths(cwd).common_dir, "receipt-hooks", "notes.lock")
+    path = os.path.join(common_dir or git.repo_paths(cwd).common_dir, "receipt-hooks",
+                        "notes.lock")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "a+b") as lock:
         fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
@@ -149,6 +150,53 @@ def merge_from(other: str, cwd: str | None = None) -> int:
             git_notes.note_write(NOTES_NAME, tree, encode(merged), cwd=cwd)
             rewritten += 1
     return rewritten
+
+
+def merge_into_ref(others: Sequence[str], git_dir: str) -> bool:
+    """Merge the notes commits OTHERS into NOTES_REF in the repository GIT_DIR (a server's,
+    bare, while pushes land): under the notes lock, the union is built without moving any ref,
+    then NOTES_REF is moved by compare-and-swap (a push may move it at any moment: built again
+    then). False when NOTES_REF already held every receipt of OTHERS."""
+    import random
+    import time
+
+    with _locked(git_dir, common_dir=git_dir):
+        for _attempt in range(100):
+            base = git.resolve_commit(NOTES_REF, cwd=git_dir)
+            new = [c for c in dict.fromkeys(others)
+                   if base is None or not git_notes.is_ancestor(c, base, cwd=git_dir)]
+            if not new:
+                return False
+            if base is None:
+                merged = new[0] if len(new) == 1 else _union_commit(new[0], new[1:], git_dir)
+            elif len(new) == 1 and git_notes.is_ancestor(base, new[0], cwd=git_dir):
+                merged = new[0]  # a fast-forward: the push's own notes, as they came
+            else:
+                merged = _union_commit(base, new, git_dir)
+            if git_notes.swap_ref(NOTES_REF, merged, base, cwd=git_dir):
+                return True
+            time.sleep(random.uniform(0.005, 0.05))  # noqa: S311  # jitter, not secrecy
+    raise git.GitError(f"{NOTES_REF} kept moving: {len(others)} pushed notes commit(s) not "
+                       f"merged into it yet; they are kept and merged by the next push")
+
+
+def _union_commit(base: str, others: Sequence[str], cwd: str) -> str:
+    """A notes commit after BASE and OTHERS holding every receipt of each, each note a union."""
+    indexes = [git_notes.notes_index(rev, cwd=cwd) for rev in (base, *others)]
+    blobs: dict[str, list[str]] = {}
+    for index in indexes:
+        for tree, blob in index.items():
+            if blob not in blobs.setdefault(tree, []):
+                blobs[tree].append(blob)
+    differing = {tree: found for tree, found in blobs.items() if len(found) > 1}
+    contents = git.objects((b for found in differing.values() for b in found), cwd=cwd)
+    rewritten = {}
+    for tree, found in differing.items():
+        merged = union(*(parse(contents.get(blob)) for blob in found))
+        if encode(merged) != contents.get(found[0]):
+            rewritten[tree] = encode(merged)
+    return git_notes.merge_commit(base, others, rewritten, "Notes merged by receipt-hooks from "
+                                  "pushes (a union: no receipt dropped)", cwd=cwd)
 
 
 def fetch(remote: str, cwd: str | None = None) -> bool:
