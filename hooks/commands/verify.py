@@ -174,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_findings(result.findings, fmt=args.format, exit_code=code,
                        extra={"commits": result.commits, "notes": NOTES_REF,
+                              "vouching": verify.vouching_json(result),
                               "overrides": result.notes,
                               "overrides_not_honoured": result.policy_notes})
     if os.environ.get("GITHUB_ACTIONS") == "true" and args.format == "text":

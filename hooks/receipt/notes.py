@@ -279,8 +279,8 @@ def publish(remote: str, cwd: str | None = None,
                 return Published(_receipts_added(theirs, ours, cwd), attempt)
             except git.GitError as e:
                 if not any(words in e.stderr for words in _LOST_RACE):
-                    raise git.GitError(f"{remote} refused {NOTES_REF}: {_refusal(e)}") \
-                        from None
+                    raise git.GitError(f"{remote} refused {NOTES_REF} after its notes "
+                                       f"were merged into ours: {_refusal(e)}") from None
                 lost = e
         waited = time.monotonic() - started
         if waited >= deadline_s:

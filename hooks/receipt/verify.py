@@ -182,6 +182,20 @@ def commits_of(ranges: Sequence[str], revs: Sequence[str], head_only: bool,
     return list(dict.fromkeys(listed))
 
 
+def vouching_json(result: CheckResult) -> dict[str, list[dict[str, Any]]]:
+    """Commit -> the receipts that vouched for it (every shard of a composed set), for
+    ``--format json``: each by digest, command, shard, where and when it ran."""
+    from hooks.receipt.notes import digest
+
+    return {commit: [{"digest": digest(data), "command": data.get("command"),
+                      "shard": data.get("shard") and {k: data["shard"].get(k)
+                                                      for k in ("index", "count")},
+                      "source": shown, "hostname": data.get("hostname"),
+                      "finished_utc": data.get("finished_utc"),
+                      "exit_code": data.get("exit_code")} for data, shown in found]
+            for commit, found in result.vouching.items()}
+
+
 def github_annotations(findings: Sequence[Finding]) -> str:
     """GitHub Actions ``::error`` lines, one per finding (a commit has no file and line)."""
     from hooks.core.output import _annotation_escape
