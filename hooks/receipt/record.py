@@ -83,7 +83,7 @@ def run(
                  f"receipt from '{green.get('command')}' ({green.get('hostname')}, finished "
                  f"{green.get('finished_utc')}); not running it again")
             return 0
-    runtime = runtime_of(argv)
+    runtime = runtime_of(argv, os.path.join(paths.common_dir, "receipt-hooks"))
     from hooks.receipt import shards
 
     split = shards.selection_for_run(shard, argv)
