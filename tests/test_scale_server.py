@@ -111,3 +111,37 @@ def test_the_server_hooks_keep_refusing_a_rewind_of_the_notes(
     deleted = clone.run("git", "push", "origin", f":{NOTES}")
     assert deleted.code == 1
     assert "receipt verify: push refused: it would delete refs/notes/receipts" in deleted.err
+
+
+def test_a_notes_update_that_loses_the_race_is_merged_said_and_retried(
+        built: tuple[Path, list[tuple[str, str]]], tmp_path: Path) -> None:
+    """Another push's notes land between this push's pre-receive check and git's update of
+    the ref (the server's pre-receive hook moves the ref itself, at that very moment): git
+    refuses this push's notes ref, the branch lands, and its receipts are merged all the same."""
+    import shutil
+
+    built_dir, made = built
+    shutil.copytree(built_dir / "server.git", tmp_path / "server.git", symlinks=True)
+    server = tmp_path / "server.git"
+    git(server, "fetch", "-q", str(built_dir / "builder"), f"refs/saved/1:{NOTES}")  # br1's
+    other = made[1][1]
+    hook = server / "hooks" / "pre-receive"
+    installed = hook.read_text().splitlines()[-1].removeprefix("exec ")
+    hook.write_text(f"#!/bin/sh\ninput=$(cat)\n"
+                    f"env -u GIT_QUARANTINE_PATH git update-ref {NOTES} {other} 2>/dev/null\n"
+                    f"exec {installed} <<EOF\n$input\nEOF\n")
+    git(server, "update-ref", "-d", NOTES)  # the server had no notes when the push began
+    clone = pusher(tmp_path, built_dir, 0, *made[0])
+    raced = clone.run("git", "push", "origin", "br0", NOTES)
+    assert raced.code == 1, raced.both
+    assert f"receipt verify: {NOTES} moved during this push (another push landed first), so " \
+           f"git refused this push's update of it; the receipts it was judged by " \
+           f"({made[0][1][:7]}) are merged into it here: nothing is lost" in raced.err
+    assert git(server, "rev-parse", "refs/heads/br0") == made[0][0]
+    for commit, _notes in made[:2]:  # both receipts on the server: this push's and the other's
+        tree = git(built_dir / "builder", "rev-parse", f"{commit}^{{tree}}")
+        assert git(server, "notes", "--ref", "receipts", "show", tree)
+    hook.write_text(f"#!/bin/sh\nexec {installed}\n")
+    assert clone.receipt("fetch", "origin").code == 0
+    again = clone.run("git", "push", "origin", "br0", NOTES)
+    assert again.code == 0, again.both
