@@ -152,10 +152,14 @@ class Judge:
         if self.signers is not None:
             found += self.signers.findings(commit, loaded.data, shown)
         if not found and record:
-            self.result.commands.append(str(loaded.data.get("command")))
-            self.result.sources.append(shown)
-            self.result.vouching.setdefault(commit, []).append((loaded.data, shown))
+            self.vouched_by(commit, loaded.data, shown)
         return found
+
+    def vouched_by(self, commit: str, data: dict[str, Any], shown: str) -> None:
+        """Record DATA (found at SHOWN) as a receipt that vouches for COMMIT."""
+        self.result.commands.append(str(data.get("command")))
+        self.result.sources.append(shown)
+        self.result.vouching.setdefault(commit, []).append((data, shown))
 
 
 def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) -> str | None:

@@ -254,7 +254,8 @@ def compose(judge: Judge, commit: str, command: str | None) -> list[Finding] | N
                                              and not same_command(argv, command)):
             continue
         index, count = shard.get("index"), shard.get("count")
-        if not isinstance(index, int) or not isinstance(count, int):
+        if not isinstance(index, int) or not isinstance(count, int) or \
+                not 1 <= index <= count:
             continue
         found = sets.setdefault((str(comparable(argv)), count), _Set(argv, count))
         found.newest.setdefault(index, (data, shown))
@@ -264,8 +265,7 @@ def compose(judge: Judge, commit: str, command: str | None) -> list[Finding] | N
     for shards, (problems, _code, notes) in judged:
         if not problems:
             for data, shown in (shards.newest[i] for i in sorted(shards.newest)):
-                judge.receipt(commit, judge.noted.load(data, shown, judge.memo), shown,
-                              narrowing_ok=True, as_shard=True, record=True)
+                judge.vouched_by(commit, data, shown)  # each was judged by _problems
             suite = quoted(" ".join(shards.suite))
             judge.result.policy_notes.extend(n.replace("{suite}", suite) for n in notes)
             return []
