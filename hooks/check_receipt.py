@@ -3,7 +3,7 @@
 Which commits: with ``--git-pre-push`` (a plain git pre-push hook), every ref line git sends on
 stdin but notes; ``--rev`` when given; under pre-commit, ``PRE_COMMIT_TO_REF`` or else
 ``PRE_COMMIT_LOCAL_BRANCH`` (pre-commit gives hooks no stdin), or HEAD's unpushed commits when
-that first ref is notes (see hooks/receipt/pushed.py); otherwise HEAD.
+that first ref is notes (see hooks/receipt/judge/pushed.py); otherwise HEAD.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from hooks.core.errors import guarded
 from hooks.core.output import print_findings
 from hooks.core.output import write
 from hooks.core.times import parse_age
-from hooks.receipt.model import DEFAULT_RECEIPT
+from hooks.receipt.store.layout import DEFAULT_RECEIPT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hooks.core.config import Config
+    from hooks.receipt.judge.verdict import Policy
     from hooks.receipt.signing import Signers
-    from hooks.receipt.verdict import Policy
 
 
 CHECK_EXIT_CODES = ("exit codes: 0 every checked commit has a valid receipt, 1 usage error, "
@@ -92,8 +92,8 @@ def _compiled(pattern: str | None) -> re.Pattern[str] | None:
 
 
 def revisions(args: argparse.Namespace) -> list[str]:
-    from hooks.receipt import pushed
-    from hooks.receipt.check import commits_from_pre_push_stdin
+    from hooks.receipt.judge import pushed
+    from hooks.receipt.judge.check import commits_from_pre_push_stdin
 
     if args.git_pre_push:
         return commits_from_pre_push_stdin(sys.stdin.read() if sys.stdin else "")
@@ -113,7 +113,7 @@ def revisions(args: argparse.Namespace) -> list[str]:
 
 def policy_of(args: argparse.Namespace, policy_file: Config) -> Policy:
     """The check's policy: options first, then the repository's config."""
-    from hooks.receipt.verdict import Policy
+    from hooks.receipt.judge.verdict import Policy
 
     max_age = args.max_age
     if max_age is None and policy_file.get("max-age"):
@@ -147,7 +147,7 @@ def check(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace, root: str) -> int:
     from hooks.core.output import warn
-    from hooks.receipt.check import check_committed
+    from hooks.receipt.judge.check import check_committed
 
     result = check_committed(revisions(args), args.receipt,
                              lambda policy_file: policy_of(args, policy_file),
@@ -167,7 +167,7 @@ def _check(args: argparse.Namespace, root: str) -> int:
 
 def _publish(remote: str) -> None:
     from hooks.core.output import warn
-    from hooks.receipt import notes
+    from hooks.receipt.store import notes
 
     remote = remote or os.environ.get("PRE_COMMIT_REMOTE_NAME") or "origin"
     published = notes.publish(remote)  # pushes with --no-verify: this hook is not run again

@@ -345,7 +345,7 @@ def test_init_pins_a_rev_pre_commit_can_fetch(repo: Repo, hook_repo: tuple[str, 
     ("\x1b[32m5 passed\x1b[0m", (5, 0, 0)),
 ])
 def test_a_plain_summary_line_is_counted(line: str, counts: tuple[int, int, int]) -> None:
-    from hooks.receipt.testcounts import TestCounter
+    from hooks.receipt.record.testcounts import TestCounter
 
     counter = TestCounter()
     counter.feed(f"some output\n{line}\n".encode())
@@ -357,7 +357,7 @@ def test_a_plain_summary_line_is_counted(line: str, counts: tuple[int, int, int]
 @pytest.mark.parametrize("line", ["passed", "the 3 passed tests", "3 passed in review",
                                   "Tests run: 3 passed", "3 failed"])
 def test_lines_that_are_not_a_plain_summary_count_nothing(line: str) -> None:
-    from hooks.receipt.testcounts import TestCounter
+    from hooks.receipt.record.testcounts import TestCounter
 
     counter = TestCounter()
     counter.feed(f"{line}\n".encode())

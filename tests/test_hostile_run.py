@@ -146,7 +146,7 @@ def test_a_550_kb_argv_gives_a_receipt_the_checker_accepts(repo: Repo) -> None:
 
 
 def test_a_cut_argv_keeps_every_flag_for_the_narrowing_check() -> None:
-    from hooks.receipt.stored_argv import store
+    from hooks.receipt.record.stored_argv import store
 
     stored = store(["pytest", *(["tests/t.py" + "x" * 90] * 5000), "-k", "slow"])
     assert "-k" in stored.argv
@@ -315,7 +315,7 @@ def test_special_files_and_places_outside_are_refused(repo: Repo) -> None:
 
 
 def test_a_device_is_named_as_one() -> None:
-    from hooks.receipt.destinations import _kind
+    from hooks.receipt.record.destinations import _kind
 
     assert _kind(os.devnull) == "is a device"
     assert _kind("/no/such/path") is None

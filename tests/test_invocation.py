@@ -10,9 +10,9 @@ import sys
 import pytest
 from conftest import Repo
 
-from hooks.receipt.invocation import invocation
-from hooks.receipt.narrowing import narrowing_flags
-from hooks.receipt.runner_args import normalised
+from hooks.receipt.command.invocation import invocation
+from hooks.receipt.command.narrowing import narrowing_flags
+from hooks.receipt.command.runner_flags import normalised
 
 PY = sys.executable
 

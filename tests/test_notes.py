@@ -13,7 +13,7 @@ from conftest import Repo
 from conftest import check_receipt
 from conftest import git
 
-from hooks.receipt import notes
+from hooks.receipt.store import notes
 
 PY = sys.executable
 NOTES = "refs/notes/receipts"

@@ -8,7 +8,7 @@ import sys
 import pytest
 from conftest import Repo
 
-from hooks.receipt.testcounts import TestCounter
+from hooks.receipt.record.testcounts import TestCounter
 
 PY = sys.executable
 TESTS = ("import pytest\n\ndef test_a():\n    assert 1 + 1 == 2\n\ndef test_b():\n"

@@ -17,8 +17,8 @@ from conftest import receipt_check
 from conftest import receipt_main
 
 from hooks.core.cmdline import quoted
-from hooks.receipt.keyed import judged_argv
-from hooks.receipt.keyed import same_command
+from hooks.receipt.store.keyed import judged_argv
+from hooks.receipt.store.keyed import same_command
 
 RECEIPT = "artifacts/test-receipt.json"
 IGNORE = "artifacts/\n__pycache__/\n.pytest_cache/\n"

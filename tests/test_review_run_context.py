@@ -16,10 +16,10 @@ from conftest import Repo
 from conftest import receipt_check
 
 from hooks.core import schemas
-from hooks.receipt.keyed import judged_argv
-from hooks.receipt.keyed import same_command
-from hooks.receipt.narrowing import narrowing_flags
-from hooks.receipt.runner_args import normalised
+from hooks.receipt.command.narrowing import narrowing_flags
+from hooks.receipt.command.runner_flags import normalised
+from hooks.receipt.store.keyed import judged_argv
+from hooks.receipt.store.keyed import same_command
 
 GOOD = "def test_ok():\n    assert True\n"
 BAD = "def test_bad():\n    assert False\n"

@@ -8,7 +8,7 @@ import sys
 import pytest
 from conftest import Repo
 
-from hooks.receipt.runner_args import normalised
+from hooks.receipt.command.runner_flags import normalised
 
 PY = sys.executable
 TESTS = "def test_a():\n    assert 1 + 1 == 2\n\ndef test_b():\n    assert 2 * 2 == 4\n"

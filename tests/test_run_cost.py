@@ -1,7 +1,7 @@
 """What ``receipt run`` no longer does on every call, and the tests that make that safe.
 
 ``receipt run`` stamps an unsigned receipt valid without importing jsonschema (see
-``hooks/receipt/record.py``, ``_remember_valid``): so every kind of receipt it writes is
+``hooks/receipt/record/run.py``, ``_remember_valid``): so every kind of receipt it writes is
 validated against the schema here. It also names its own interpreter's version without
 starting it; a different interpreter is still asked.
 """
@@ -21,8 +21,8 @@ from conftest import Repo
 
 from hooks.core import schemas
 from hooks.ledger.lines import validation_errors
-from hooks.receipt import model
-from hooks.receipt.runtime import runtime_of
+from hooks.receipt.record.runtime import runtime_of
+from hooks.receipt.store import layout
 
 PY = sys.executable
 RECEIPT = "artifacts/test-receipt.json"
@@ -37,7 +37,7 @@ def _receipt(repo: Repo) -> dict[str, Any]:
 
 
 def _valid(data: dict[str, Any]) -> None:
-    assert schemas.validate(model.schema_file(data), data) == [], data
+    assert schemas.validate(layout.schema_file(data), data) == [], data
 
 
 # Each kind of receipt `receipt run` writes: (what the test sets up, the argv, the key that
@@ -83,7 +83,7 @@ def test_every_kind_of_receipt_run_writes_matches_the_schema(repo: Repo, kind: s
     assert "unborn" not in setup or data["git_head"] is None
     _valid(data)
     # the stamp receipt run leaves lets the check skip the schema: it must be for these bytes
-    stamp = schemas.digest_for(model.schema_file(data), (repo.path / RECEIPT).read_bytes())
+    stamp = schemas.digest_for(layout.schema_file(data), (repo.path / RECEIPT).read_bytes())
     assert os.path.isfile(repo.path / ".git" / "receipt-hooks" / "valid" / stamp)
 
 

@@ -12,8 +12,8 @@ import pytest
 from conftest import Repo
 from conftest import check_receipt
 
-from hooks.receipt.testcounts import TestCounter
-from hooks.receipt.testcounts import parsers_for
+from hooks.receipt.record.testcounts import TestCounter
+from hooks.receipt.record.testcounts import parsers_for
 
 PY = sys.executable
 

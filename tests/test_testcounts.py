@@ -10,7 +10,7 @@ import pytest
 from conftest import Repo
 from conftest import check_receipt
 
-from hooks.receipt.testcounts import TestCounter
+from hooks.receipt.record.testcounts import TestCounter
 
 PY = sys.executable
 

@@ -18,11 +18,11 @@ from hooks.core import snapshot
 from hooks.core.cmdline import quoted
 from hooks.core.cmdline import rerun_command
 from hooks.core.config import Config
-from hooks.receipt import model
-from hooks.receipt.load import load
-from hooks.receipt.staleness import TreeMatch
-from hooks.receipt.verdict import Policy
-from hooks.receipt.verdict import evaluate
+from hooks.receipt.judge.staleness import TreeMatch
+from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.judge.verdict import evaluate
+from hooks.receipt.store import layout
+from hooks.receipt.store.load import load
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,16 +78,16 @@ class Coverage:
 
 def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
     root = paths.root
-    receipt_path, log_path = model.resolve_paths(root, None, None)
-    own = model.Written(model.repo_relative(root, receipt_path),
-                        model.repo_relative(root, log_path))
+    receipt_path, log_path = layout.resolve_paths(root, None, None)
+    own = layout.Written(layout.repo_relative(root, receipt_path),
+                        layout.repo_relative(root, log_path))
     left_out = own.and_ignored(policy.ignore)
-    memo = model.memo_dir(paths)
+    memo = layout.memo_dir(paths)
     verdict_policy = Policy(require_tests=policy.require_tests,
                             allow_narrowing=bool(policy.test_commands))
     if policy.test_commands:
-        from hooks.receipt.keyed import configured_argv
-        from hooks.receipt.keyed import keyed_path
+        from hooks.receipt.store.keyed import configured_argv
+        from hooks.receipt.store.keyed import keyed_path
 
         argvs = [configured_argv(c) for c in policy.test_commands]
         wanted = [keyed_path(receipt_path, a) for a in argvs]
@@ -96,7 +96,7 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
         wanted, commands = [receipt_path], []
     judged: list[Judged] = []
     for path in wanted:
-        shown = model.repo_relative(root, path)
+        shown = layout.repo_relative(root, path)
         if not os.path.isfile(path):
             continue
         loaded = load(path, shown, memo)
@@ -109,7 +109,7 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
         judged.append(Judged(shown, loaded.data, not found,
                              found[0].message if found else ""))
         if not policy.test_commands:
-            commands = [model.rerun_hint(loaded.data)]
+            commands = [layout.rerun_hint(loaded.data)]
     if not commands:
         commands = [rerun_command(None)]
     tree = snapshot.take(root, own.paths, left_out).tree

@@ -57,7 +57,7 @@ def composed_statement(commit: str, tree: str, shards: list[dict[str, Any]]) -> 
     """One PASSED test-result for a tree the shards of one split vouched for together: the
     receipts are its inputs (each a configuration entry, by the SHA-256 of the receipt as the
     notes hold it), the counts summed over them."""
-    from hooks.receipt.notes import digest
+    from hooks.receipt.store.notes import digest
 
     first = shards[0]
     counts = [d.get("tests") for d in shards if isinstance(d.get("tests"), dict)]
@@ -85,9 +85,9 @@ def composed_statement(commit: str, tree: str, shards: list[dict[str, Any]]) -> 
 def run(args: argparse.Namespace) -> int:
     from hooks.core import git
     from hooks.core.errors import UserError
-    from hooks.receipt.check import check
-    from hooks.receipt.model import MISSING
-    from hooks.receipt.verdict import Policy
+    from hooks.receipt.judge.check import check
+    from hooks.receipt.judge.verdict import Policy
+    from hooks.receipt.store.layout import MISSING
 
     result = check([args.rev], args.receipt, Policy())
     if not result.commits:
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
 def _tested_here(commit: str, tree: str, file_data: dict[str, Any] | None
                  ) -> dict[str, Any] | None:
     """The newest receipt taken on TREE that does not vouch (a failed run): FAILED."""
-    from hooks.receipt.notes import receipts_for
+    from hooks.receipt.store.notes import receipts_for
 
     found = list(receipts_for([tree]).get(tree, []))
     if file_data is not None and file_data.get("git_tree") == tree:

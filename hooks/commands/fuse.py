@@ -113,7 +113,7 @@ CAPS = {"max-steps": ("max_steps", 8), "repeat-limit": ("repeat_limit", 3),
 def apply_caps(args: argparse.Namespace, policy: repo_config.Config, root: str) -> None:
     """The committed caps: unset values take them, values past them need --override."""
     from hooks.core.errors import UserError
-    from hooks.receipt.overrides import record
+    from hooks.receipt.judge.overrides import record
 
     fuse = policy.section("fuse")
     past: list[str] = []

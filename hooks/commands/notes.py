@@ -13,7 +13,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_publish_arguments(parser: argparse.ArgumentParser) -> None:
-    from hooks.receipt.notes import PUBLISH_DEADLINE_S
+    from hooks.receipt.store.notes import PUBLISH_DEADLINE_S
 
     add_arguments(parser)
     parser.add_argument("--deadline", type=float, default=PUBLISH_DEADLINE_S, metavar="SECONDS",
@@ -22,7 +22,7 @@ def add_publish_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def publish(args: argparse.Namespace) -> int:
-    from hooks.receipt import notes
+    from hooks.receipt.store import notes
 
     published = notes.publish(args.remote, deadline_s=args.deadline)
     warn(f"receipt publish: {notes.NOTES_REF} pushed to {args.remote}: "
@@ -31,7 +31,7 @@ def publish(args: argparse.Namespace) -> int:
 
 
 def fetch(args: argparse.Namespace) -> int:
-    from hooks.receipt import notes
+    from hooks.receipt.store import notes
 
     if notes.fetch(args.remote):
         warn(f"receipt fetch: {notes.NOTES_REF} from {args.remote} merged into ours")

@@ -15,6 +15,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from hooks.core import config
     from hooks.core import git
-    from hooks.receipt.overrides import override_check
+    from hooks.receipt.judge.overrides import override_check
 
     return override_check(args.reason, args.rev, config.for_repo(git.repo_paths()))

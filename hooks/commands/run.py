@@ -19,7 +19,7 @@ USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] [--reuse] [--
 
 
 def main(argv: Sequence[str]) -> int:
-    from hooks.receipt.record import run
+    from hooks.receipt.record.run import run
 
     options, command, shell_form = split_at_dashdash(argv)
     parser = ArgumentParser(prog="receipt run", usage=USAGE)
@@ -85,8 +85,8 @@ def run_suite(args: argparse.Namespace, parser: ArgumentParser) -> int:
     """No command: run the config's test-command, each of its commands in turn."""
     from hooks.core import config
     from hooks.core import git
-    from hooks.receipt.keyed import configured_argv
-    from hooks.receipt.record import run
+    from hooks.receipt.record.run import run
+    from hooks.receipt.store.keyed import configured_argv
 
     suite = config.for_repo(git.repo_paths()).test_commands
     if not suite:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hooks.core.output import print_findings
 from hooks.core.output import write
-from hooks.receipt.check import check_committed
-from hooks.receipt.verdict import Policy
+from hooks.receipt.judge.check import check_committed
+from hooks.receipt.judge.verdict import Policy
 
 
 def show(receipt_arg: str | None) -> int:

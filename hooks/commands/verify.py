@@ -123,8 +123,8 @@ def run(args: argparse.Namespace) -> int:
     from hooks.check_receipt import signers_of
     from hooks.core import git
     from hooks.receipt import verify
-    from hooks.receipt.check import check
-    from hooks.receipt.notes import NOTES_REF
+    from hooks.receipt.judge.check import check
+    from hooks.receipt.store.notes import NOTES_REF
 
     bare = git.text("rev-parse", "--is-bare-repository") == "true"
     root = git.text("rev-parse", "--absolute-git-dir") if bare else git.repo_paths().root

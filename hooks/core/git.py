@@ -352,7 +352,7 @@ def tracked_files(cwd: str | None = None, paths: Iterable[str] = ()) -> list[str
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 
-# Git notes: receipts travel as notes on tree objects (hooks/receipt/notes.py says why).
+# Git notes: receipts travel as notes on tree objects (hooks/receipt/store/notes.py says why).
 
 
 def objects(ids: Iterable[str], cwd: str | None = None) -> dict[str, bytes]:

@@ -15,13 +15,13 @@ from hooks.core.output import warn
 from hooks.core.times import utc_now
 from hooks.fuse.environment import StepEnvironment
 from hooks.fuse.fingerprint import FingerprintBuilder
-from hooks.fuse.judge import Step
-from hooks.fuse.judge import judge
 from hooks.fuse.log import LineRedactingLog
 from hooks.fuse.state import STATE_VERSION
 from hooks.fuse.state import clear_state
 from hooks.fuse.state import load_state
 from hooks.fuse.state import save_state
+from hooks.fuse.trip import Step
+from hooks.fuse.trip import judge
 from hooks.ledger import store
 
 GREEN, BLOWN, ENV_CONTRACT, USAGE, INTERRUPTED = 0, 42, 43, 1, 130

@@ -22,9 +22,9 @@ from typing import Any
 from hooks.core import git
 from hooks.core.errors import UserError
 from hooks.core.output import Finding
-from hooks.receipt.model import INVALID
-from hooks.receipt.model import OFF_POLICY
-from hooks.receipt.model import SCHEMA_ID
+from hooks.receipt.store.layout import INVALID
+from hooks.receipt.store.layout import OFF_POLICY
+from hooks.receipt.store.layout import SCHEMA_ID
 
 NAMESPACE = "receipt-hooks"
 

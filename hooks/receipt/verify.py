@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from hooks.core import git
 from hooks.core import git_notes
 from hooks.core.output import Finding
-from hooks.receipt.check import CheckResult
+from hooks.receipt.judge.check import CheckResult
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def merge_pushed_notes(data: str, notes_ref: str, git_dir: str) -> list[str]:
     """
     import time
 
-    from hooks.receipt.notes import merge_into_ref
+    from hooks.receipt.store.notes import merge_into_ref
 
     updated: dict[str, str] = {}
     for line in data.splitlines():
@@ -185,7 +185,7 @@ def commits_of(ranges: Sequence[str], revs: Sequence[str], head_only: bool,
 def vouching_json(result: CheckResult) -> dict[str, list[dict[str, Any]]]:
     """Commit -> the receipts that vouched for it (every shard of a composed set), for
     ``--format json``: each by digest, command, shard, where and when it ran."""
-    from hooks.receipt.notes import digest
+    from hooks.receipt.store.notes import digest
 
     return {commit: [{"digest": digest(data), "command": data.get("command"),
                       "shard": data.get("shard") and {k: data["shard"].get(k)

@@ -4,7 +4,7 @@ by indentation and shell punctuation, not by a YAML or shell parser: the hook ru
 commit and the file may be half-edited.
 
 "Runs tests or checks" is one judgement shared by the rules: the runner tables of
-``hooks.receipt.programs`` (what the receipt recognises as a test command) plus the check,
+``hooks.receipt.command.programs`` (what the receipt recognises as a test command) plus the check,
 lint and build programs below, plus any word that names tests or checks (``run-tests.sh``,
 ``npm run test:ci``, ``make check``).
 """
@@ -41,9 +41,9 @@ def _base(word: str) -> str:
 
 def runs_checks(command: str) -> bool:
     """COMMAND (shell text, perhaps several commands) runs, or may run, tests or checks."""
-    from hooks.receipt.programs import RUNNER_PROGRAMS
-    from hooks.receipt.programs import SCRIPT_COMMANDS
-    from hooks.receipt.programs import SUBCOMMAND_RUNNERS
+    from hooks.receipt.command.programs import RUNNER_PROGRAMS
+    from hooks.receipt.command.programs import SCRIPT_COMMANDS
+    from hooks.receipt.command.programs import SUBCOMMAND_RUNNERS
 
     words = [_base(w) for w in _WORD.findall(command)]
     pairs = set(zip(words, words[1:]))

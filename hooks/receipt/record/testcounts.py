@@ -127,7 +127,7 @@ _NODE = re.compile(r"^(?:#|\u2139) (tests|pass|fail|cancelled|skipped|todo|durat
                    r"(\d+)(?:\.\d+)?$")
 
 # The parsers that read each runner's output, by the runner the command starts (see
-# hooks.receipt.invocation); a package script may run any JavaScript runner.
+# hooks.receipt.command.invocation); a package script may run any JavaScript runner.
 PARSERS: dict[str, frozenset[str]] = {
     "pytest": frozenset({"pytest"}), "unittest": frozenset({"unittest"}),
     "jest": frozenset({"jest"}), "vitest": frozenset({"vitest"}),
@@ -139,7 +139,7 @@ PARSERS: dict[str, frozenset[str]] = {
 
 def parsers_for(argv: Sequence[str]) -> frozenset[str] | None:
     """The parsers for the runners ARGV starts; None (every parser) when it starts none known."""
-    from hooks.receipt.invocation import invocations
+    from hooks.receipt.command.invocation import invocations
 
     found: set[str] = set()
     known = False

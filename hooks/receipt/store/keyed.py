@@ -39,7 +39,7 @@ KEY_LENGTH = 20  # hex digits of the command's digest in a keyed file's name
 
 def comparable(argv: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     """ARGV as the suite comparison sees it: runner, then the arguments that select tests."""
-    from hooks.receipt.runner_args import normalised
+    from hooks.receipt.command.runner_flags import normalised
 
     return normalised(argv)
 

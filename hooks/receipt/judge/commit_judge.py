@@ -11,21 +11,21 @@ from hooks.core import git
 from hooks.core.cmdline import quoted
 from hooks.core.config import Config
 from hooks.core.output import Finding
-from hooks.receipt import model
-from hooks.receipt.load import LoadedReceipt
-from hooks.receipt.load import load
-from hooks.receipt.noted import NotedReceipts
-from hooks.receipt.tamper import Tamper
-from hooks.receipt.verdict import Policy
-from hooks.receipt.verdict import evaluate
+from hooks.receipt.judge.noted_receipts import NotedReceipts
+from hooks.receipt.judge.tamper import Tamper
+from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.judge.verdict import evaluate
+from hooks.receipt.store import layout
+from hooks.receipt.store.load import LoadedReceipt
+from hooks.receipt.store.load import load
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from hooks.receipt.check import CheckResult
+    from hooks.receipt.judge.check import CheckResult
+    from hooks.receipt.judge.suite import Need
     from hooks.receipt.signing import Signers
-    from hooks.receipt.suite import Need
 
 
 class Judge:
@@ -49,7 +49,7 @@ class Judge:
         if not (self.policy_file.test_commands or self.policy_file.routes):
             from_files = self.receipt(commit, loaded, self.result.shown) if self.files else []
             return self.from_notes(commit, None, from_files)
-        from hooks.receipt import suite
+        from hooks.receipt.judge import suite
 
         found: list[Finding] = []
         for need in suite.needs(self.policy_file, commit, self.root):
@@ -65,12 +65,12 @@ class Judge:
         else the files' findings, or the closest note receipt's, or "no receipt"."""
         if self.files and not from_files:
             return []
-        if any(f.code == model.INVALID for f in from_files):
+        if any(f.code == layout.INVALID for f in from_files):
             return from_files  # a malformed or tampered receipt is refused, whatever else vouches
-        # --- shards hook-in (hooks/receipt/shards.py): a complete green set of shards vouches;
+        # --- shards hook-in (hooks/receipt/judge/shards.py): a complete green set of shards vouches;
         # an incomplete one is the refusal when no whole-suite receipt speaks; a shard
         # receipt is never judged alone here
-        from hooks.receipt import shards
+        from hooks.receipt.judge import shards
 
         composed = shards.compose(self, commit, command)
         if composed == []:
@@ -93,11 +93,11 @@ class Judge:
 
     def need(self, commit: str, need: Need, loaded: LoadedReceipt) -> list[Finding]:
         from hooks.core.cmdline import rerun_command
-        from hooks.receipt import keyed
+        from hooks.receipt.store import keyed
 
         argv = keyed.configured_argv(need.command)
         run = "receipt run" if need.route is None else rerun_command(argv)
-        if any(f.code == model.INVALID for f in loaded.findings):
+        if any(f.code == layout.INVALID for f in loaded.findings):
             # malformed: refused whatever else vouches, as a malformed keyed file or note is
             return self.receipt(commit, loaded, self.result.shown, rerun=run)
         recorded = keyed.judged_argv(loaded.data) if loaded.data is not None else None
@@ -107,11 +107,11 @@ class Judge:
         wrong = [] if loaded.data is None else [Finding(
             f"wrong trial: {git.short(commit)}: the receipt ran "
             f"{quoted(keyed.described(loaded.data))}, "
-            f"{need.why()}: run {quoted(run)}, then push again", model.OFF_POLICY, "wrong-trial",
+            f"{need.why()}: run {quoted(run)}, then push again", layout.OFF_POLICY, "wrong-trial",
             commit=commit)]
         path = keyed.keyed_path(self.receipt_path, argv)
         if os.path.isfile(path):  # an earlier run of the command: it may still vouch
-            shown = model.repo_relative(self.root, path)
+            shown = layout.repo_relative(self.root, path)
             found = self.receipt(commit, load(path, shown, self.memo), shown, narrowing_ok=True)
             return found + wrong if found else []
         return wrong or self.receipt(commit, loaded, self.result.shown, rerun=run)
@@ -123,7 +123,7 @@ class Judge:
         as what vouched) when it does. AS_SHARD: judged as one shard of a set (``shards``
         composes them); otherwise a shard receipt never vouches."""
         from hooks.core.cmdline import rerun_command
-        from hooks.receipt.staleness import compare
+        from hooks.receipt.judge.staleness import compare
 
         label = git.short(commit)
         if loaded.data is None or loaded.findings:
@@ -137,7 +137,7 @@ class Judge:
             return [shards.alone(commit, loaded.data, shown)]
         misnamed = _misnamed_log(commit, loaded.data, shown, self.root)
         if misnamed:
-            return [Finding(f"{label}: {misnamed}", model.INVALID, "invalid", commit=commit)]
+            return [Finding(f"{label}: {misnamed}", layout.INVALID, "invalid", commit=commit)]
         match = compare(commit, loaded.data, shown, self.root, self.policy_file.ignore,
                         self.policy_file.path)
         policy = self.policy
@@ -178,4 +178,4 @@ def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) ->
         return None
     return (f"{receipt} is not a valid receipt: output.log names {log}, a file tracked in "
             f"{git.short(commit)} that is not the log it describes (its sha256 differs): run "
-            f"{quoted(model.rerun_hint(data))}")
+            f"{quoted(layout.rerun_hint(data))}")

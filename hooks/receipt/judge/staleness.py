@@ -13,7 +13,7 @@ from __future__ import annotations
 from hooks.core import git
 from hooks.core import git_index
 from hooks.core.text import printable_path
-from hooks.receipt.model import Written
+from hooks.receipt.store.layout import Written
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from hooks.core import shell
 from hooks.core.cmdline import command_words
 from hooks.core.cmdline import is_shell_form
-from hooks.receipt import directories
-from hooks.receipt import programs
+from hooks.receipt.command import directories
+from hooks.receipt.command import programs
 
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from hooks.receipt.directories import CD_COMMANDS
-from hooks.receipt.directories import ROOT
-from hooks.receipt.invocation import Invocation
-from hooks.receipt.invocation import invocations
-from hooks.receipt.runner_args import Arg
-from hooks.receipt.runner_args import read_args
+from hooks.receipt.command.directories import CD_COMMANDS
+from hooks.receipt.command.directories import ROOT
+from hooks.receipt.command.invocation import Invocation
+from hooks.receipt.command.invocation import invocations
+from hooks.receipt.command.runner_flags import Arg
+from hooks.receipt.command.runner_flags import read_args
 
 # Options (and subcommands) that make a runner test less than the whole suite, by runner.
 NARROWING: dict[str, frozenset[str]] = {

@@ -47,7 +47,7 @@ class Written:
     __slots__ = ("globs", "paths")
 
     def __init__(self, receipt_rel: str, log_rel: str | None) -> None:
-        from hooks.receipt.keyed import keyed_glob
+        from hooks.receipt.store.keyed import keyed_glob
 
         self.paths = [p for p in (receipt_rel, log_rel) if p and not os.path.isabs(p)]
         self.globs = [keyed_glob(receipt_rel)] if receipt_rel in self.paths else []

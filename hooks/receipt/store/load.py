@@ -11,11 +11,11 @@ from hooks.core.fileio import UnreadableFile
 from hooks.core.fileio import read_bounded
 from hooks.core.output import Finding
 from hooks.core.text import printable
-from hooks.receipt.model import INVALID
-from hooks.receipt.model import MAX_RECEIPT_BYTES
-from hooks.receipt.model import MISSING
-from hooks.receipt.model import rerun_hint
-from hooks.receipt.model import schema_file
+from hooks.receipt.store.layout import INVALID
+from hooks.receipt.store.layout import MAX_RECEIPT_BYTES
+from hooks.receipt.store.layout import MISSING
+from hooks.receipt.store.layout import rerun_hint
+from hooks.receipt.store.layout import schema_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

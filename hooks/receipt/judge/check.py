@@ -13,17 +13,17 @@ from hooks.core import git
 from hooks.core.config import NO_CONFIG
 from hooks.core.config import Config
 from hooks.core.output import Finding
-from hooks.receipt import model
-from hooks.receipt.judge import Judge
-from hooks.receipt.load import LoadedReceipt
-from hooks.receipt.load import load
-from hooks.receipt.noted import NotedReceipts
-from hooks.receipt.notes import NOTES_REF
-from hooks.receipt.policy import bookkeeping
-from hooks.receipt.policy import hidden_by_ignore
-from hooks.receipt.policy import hidden_message
-from hooks.receipt.tamper import Tamper
-from hooks.receipt.verdict import Policy
+from hooks.receipt.judge.commit_judge import Judge
+from hooks.receipt.judge.noted_receipts import NotedReceipts
+from hooks.receipt.judge.policy_source import bookkeeping
+from hooks.receipt.judge.policy_source import hidden_by_ignore
+from hooks.receipt.judge.policy_source import hidden_message
+from hooks.receipt.judge.tamper import Tamper
+from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.store import layout
+from hooks.receipt.store.load import LoadedReceipt
+from hooks.receipt.store.load import load
+from hooks.receipt.store.notes import NOTES_REF
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class CheckResult:
     def exit_code(self) -> int:
         from hooks.core.output import first_exit_code
 
-        return first_exit_code((f.code for f in self.findings), (*model.CHECK_ORDER, 1))
+        return first_exit_code((f.code for f in self.findings), (*layout.CHECK_ORDER, 1))
 
     def vouched(self) -> str:
         """The line that says the check passed."""
@@ -87,7 +87,7 @@ def commits_from_pre_push_stdin(data: str) -> list[str]:
     A local id of all zeros (40 for SHA-1, 64 for SHA-256) is a deletion: nothing to vouch for;
     a remote ref that is not code (notes: the receipts themselves) is not judged.
     """
-    from hooks.receipt.pushed import is_code
+    from hooks.receipt.judge.pushed import is_code
 
     commits: list[str] = []
     for line in data.splitlines():
@@ -122,7 +122,7 @@ def check_committed(revs: Sequence[str], receipt: str | None,
                     policy_for: Callable[[Config], Policy], *, require_log: bool = False,
                     signers: Signers | None = None) -> CheckResult:
     """Judge each of REVS by the policy committed in it, not the work tree's (see
-    hooks/receipt/policy.py); ``policy_notes`` says where those differ and what a push changes."""
+    hooks/receipt/judge/policy_source.py); ``policy_notes`` says where those differ and what a push changes."""
     paths = git.repo_paths()
     with git.batch_session(paths.root):  # the check's questions to cat-file: one process
         return _check_committed(revs, receipt, policy_for, paths, require_log, signers)
@@ -134,8 +134,8 @@ def _check_committed(revs: Sequence[str], receipt: str | None,
     import json
 
     from hooks.core import config
-    from hooks.receipt import policy
-    from hooks.receipt import suite
+    from hooks.receipt.judge import policy_source as policy
+    from hooks.receipt.judge import suite
 
     resolved = git.commits_and_files(revs, config.COMMITTED_FILES, cwd=paths.root)
     commits, _problems = resolve(revs, paths.root, resolved)
@@ -174,12 +174,12 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     """
     if root is None:
         paths = git.repo_paths()
-        root, memo = paths.root, model.memo_dir(paths)
+        root, memo = paths.root, layout.memo_dir(paths)
     else:  # a bare repository on a server: no work tree, no files
         memo = os.path.join(root, "receipt-hooks", "valid")
     commits, findings = resolve(revs, root)
-    receipt_path, _ = model.resolve_paths(root, receipt, None)
-    shown = model.repo_relative(root, receipt_path)
+    receipt_path, _ = layout.resolve_paths(root, receipt, None)
+    shown = layout.repo_relative(root, receipt_path)
     if not commits:
         return CheckResult(commits, findings, shown, None)
     loaded = load(receipt_path, shown, memo) if files else LoadedReceipt()
@@ -190,17 +190,17 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     judge.signers = signers
     judge.noted = NotedReceipts(commits, root, policy_file.ignore, shown,
                                 tuple(notes_revs or (NOTES_REF,)))
-    allowed = bookkeeping(policy_file, [shown, model.DEFAULT_LOG])
+    allowed = bookkeeping(policy_file, [shown, layout.DEFAULT_LOG])
     globs = policy_file.ignore if "ignore" in policy_file.data else []
     for commit in commits:
         found = judge.commit(commit, loaded)
         hidden = _hidden_by_ignore(commit, globs, allowed, root)
         if hidden:
             found.append(Finding(hidden_message(commit, hidden, globs, policy_file.where("ignore")),
-                                 model.OFF_POLICY, "ignore-hides-source", commit=commit))
+                                 layout.OFF_POLICY, "ignore-hides-source", commit=commit))
         if found:
-            from hooks.receipt.overrides import override_for
-            from hooks.receipt.overrides import uncommitted
+            from hooks.receipt.judge.overrides import override_for
+            from hooks.receipt.judge.overrides import uncommitted
 
             override = override_for(commit, root, policy_file, label, allow_overrides)
             if override is not None and allow_overrides:

@@ -12,13 +12,13 @@ from typing import Any
 
 from hooks.core.config import Config
 from hooks.core.times import parse_age
-from hooks.receipt.keyed import comparable
-from hooks.receipt.keyed import judged_argv
-from hooks.receipt.noted import NotedReceipts
-from hooks.receipt.notes import receipts_for
-from hooks.receipt.staleness import TreeMatch
-from hooks.receipt.verdict import Policy
-from hooks.receipt.verdict import evaluate
+from hooks.receipt.judge.noted_receipts import NotedReceipts
+from hooks.receipt.judge.staleness import TreeMatch
+from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.judge.verdict import evaluate
+from hooks.receipt.store.keyed import comparable
+from hooks.receipt.store.keyed import judged_argv
+from hooks.receipt.store.notes import receipts_for
 
 
 def reusable(argv: Sequence[str], tree: str, root: str, policy_file: Config,

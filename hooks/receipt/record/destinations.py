@@ -18,7 +18,7 @@ from hooks.core.errors import UserError
 from hooks.core.fileio import UnreadableFile
 from hooks.core.fileio import read_bounded
 from hooks.core.output import warn
-from hooks.receipt import model
+from hooks.receipt.store import layout
 
 
 class Destinations:
@@ -34,9 +34,9 @@ class Destinations:
         self.log_rel = log_rel
 
     @property
-    def written(self) -> model.Written:
+    def written(self) -> layout.Written:
         """What the run writes in the work tree: left out of the tree snapshot."""
-        return model.Written(self.receipt_rel, self.log_rel)
+        return layout.Written(self.receipt_rel, self.log_rel)
 
 
 def _named(option: str, given: str | None, shown: str) -> str:
@@ -67,10 +67,10 @@ def _kind(path: str) -> str | None:
 def _previous_log(receipt_path: str) -> str | None:
     """The log the receipt already at RECEIPT_PATH names, when it is a receipt."""
     try:
-        data = json.loads(read_bounded(receipt_path, model.MAX_RECEIPT_BYTES))
+        data = json.loads(read_bounded(receipt_path, layout.MAX_RECEIPT_BYTES))
     except (OSError, UnreadableFile, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("schema") not in model.SCHEMAS:
+    if not isinstance(data, dict) or data.get("schema") not in layout.SCHEMAS:
         return None
     output = data.get("output")
     log = output.get("log") if isinstance(output, dict) else None
@@ -81,9 +81,9 @@ def resolve(paths: git.RepoPaths, receipt_arg: str | None, log_arg: str | None) 
     """The receipt and log paths, or a UserError (exit 1) naming the one that is not ours."""
     root = paths.root
     no_log = log_arg is not None and os.path.realpath(log_arg) == os.devnull
-    receipt_path, log_path = model.resolve_paths(root, receipt_arg, None if no_log else log_arg)
-    receipt_rel = model.repo_relative(root, receipt_path)
-    log_rel = None if no_log else model.repo_relative(root, log_path)
+    receipt_path, log_path = layout.resolve_paths(root, receipt_arg, None if no_log else log_arg)
+    receipt_rel = layout.repo_relative(root, receipt_path)
+    log_rel = None if no_log else layout.repo_relative(root, log_path)
     wanted = [("--receipt", receipt_arg, receipt_path, receipt_rel)]
     if log_rel is not None:
         wanted.append(("--log", log_arg, log_path, log_rel))
@@ -112,7 +112,7 @@ def resolve(paths: git.RepoPaths, receipt_arg: str | None, log_arg: str | None) 
             raise UserError(f"receipt run: {_named(option, given, rel)} is a file tracked by "
                             f"git: receipt run would overwrite it, and the receipt would vouch "
                             f"for whatever it holds; choose a path git ignores, such as "
-                            f"{model.DEFAULT_LOG if option == '--log' else model.DEFAULT_RECEIPT}")
+                            f"{layout.DEFAULT_LOG if option == '--log' else layout.DEFAULT_RECEIPT}")
     untracked = [r for _o, _g, _p, r in inside if r not in tracked]
     ignored = set(git.ignored_paths(root, untracked)) if untracked else set()
     for rel in untracked:

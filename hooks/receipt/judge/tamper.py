@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from hooks.core import git
 from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
-from hooks.receipt.model import INVALID
-from hooks.receipt.model import MISSING
-from hooks.receipt.model import rerun_hint
+from hooks.receipt.store.layout import INVALID
+from hooks.receipt.store.layout import MISSING
+from hooks.receipt.store.layout import rerun_hint
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class Tamper:
 def mismatch(path: str, output: dict[str, Any], tests: object, argv: Sequence[str]) -> str:
     """What differs between the log at PATH and the receipt's OUTPUT and TESTS; '' if nothing.
     The log is counted as ``receipt run`` counted it: by the parser of ARGV's runner."""
-    from hooks.receipt.testcounts import TestCounter
+    from hooks.receipt.record.testcounts import TestCounter
 
     digest = hashlib.sha256()
     counter = TestCounter.for_command(argv)

@@ -51,7 +51,7 @@ def work_tree_differs(commit: str, committed_config: Config, paths: RepoPaths) -
 def changes(commit: str, new: Config, root: str, paths: RepoPaths) -> str | None:
     """'the pushed commits change the policy: ...' when COMMIT's config differs from the one
     its change starts from (the remote's side); None when it does not, or for a new history."""
-    from hooks.receipt.suite import change_bases
+    from hooks.receipt.judge.suite import change_bases
 
     bases = [b for b in change_bases(commit, root) if b != git.empty_tree(root, like=commit)]
     if not bases:

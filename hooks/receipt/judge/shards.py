@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from hooks.core.output import Finding
-    from hooks.receipt.judge import Judge
+    from hooks.receipt.judge.commit_judge import Judge
 
 MAX_SHARDS = 4096
 # option -> how its value reads; a pair's two options are both needed
@@ -139,7 +139,7 @@ def collection(split: Split, argv: Sequence[str], cwd: str) -> dict[str, Any] | 
     """For a pytest command: the whole suite's collection (digest, size) and the IDs this
     shard selects, from two ``--collect-only -q`` runs; None when the runner cannot list it
     (another runner, a shell string) or a listing fails (the coverage is then unchecked)."""
-    from hooks.receipt.invocation import invocations
+    from hooks.receipt.command.invocation import invocations
 
     runs = invocations(list(argv))
     if len(runs) != 1 or runs[0].runner != "pytest" or runs[0].env or len(split.flags) == 0:
@@ -207,19 +207,19 @@ def shard_of(data: dict[str, Any] | None) -> dict[str, Any] | None:
 def alone(commit: str, data: dict[str, Any], shown: str) -> Finding:
     from hooks.core import git
     from hooks.core.output import Finding
-    from hooks.receipt import model
+    from hooks.receipt.store import layout
 
     shard = shard_of(data) or {}
     return Finding(f"{git.short(commit)}: {shown} is shard {shard.get('index')}/"
                    f"{shard.get('count')} of the suite: a shard never vouches alone; the tree "
                    f"needs every shard of one split green ('receipt run --shard I/N -- ...' on "
-                   f"each, then 'receipt publish')", model.MISSING, "shard-alone", commit=commit)
+                   f"each, then 'receipt publish')", layout.MISSING, "shard-alone", commit=commit)
 
 
 def suite_of(data: dict[str, Any]) -> list[str] | None:
     """The suite a shard receipt is part of: its judged command without the split flags (read
     again from the command, not taken from the receipt's word for it)."""
-    from hooks.receipt.keyed import judged_argv
+    from hooks.receipt.store.keyed import judged_argv
 
     argv = judged_argv(data)
     if argv is None:
@@ -244,8 +244,8 @@ def compose(judge: Judge, commit: str, command: str | None) -> list[Finding] | N
     from hooks.core import git
     from hooks.core.cmdline import quoted
     from hooks.core.output import Finding
-    from hooks.receipt.keyed import comparable
-    from hooks.receipt.keyed import same_command
+    from hooks.receipt.store.keyed import comparable
+    from hooks.receipt.store.keyed import same_command
 
     sets: dict[tuple[str, int], _Set] = {}
     for data, shown in judge.noted.candidates(commit, None):  # newest first
@@ -288,8 +288,8 @@ def compose(judge: Judge, commit: str, command: str | None) -> list[Finding] | N
 def _problems(judge: Judge, commit: str, shards: _Set) -> tuple[list[str], int, list[str]]:
     """What keeps SHARDS from vouching (messages with '{suite}' for the suite), the exit code,
     and the notes to say when they vouch."""
-    from hooks.receipt import model
-    from hooks.receipt.narrowing import narrowing_flags
+    from hooks.receipt.command.narrowing import narrowing_flags
+    from hooks.receipt.store import layout
 
     n = shards.count
     problems: list[str] = []
@@ -297,7 +297,7 @@ def _problems(judge: Judge, commit: str, shards: _Set) -> tuple[list[str], int, 
     missing = [i for i in range(1, n + 1) if i not in shards.newest]
     if missing:
         problems.append(f"shard {_listed(missing, n)} of {{suite}} missing")
-        codes.append(model.MISSING)
+        codes.append(layout.MISSING)
     for index in sorted(shards.newest):
         data, shown = shards.newest[index]
         found = judge.receipt(commit, judge.noted.load(data, shown, judge.memo), shown,
@@ -305,7 +305,7 @@ def _problems(judge: Judge, commit: str, shards: _Set) -> tuple[list[str], int, 
         if found:
             exit_code = data.get("exit_code")
             why = f"failed (exit {exit_code})" if exit_code != 0 and found[0].code == \
-                model.FAILED else f"refused ({found[0].message.partition(': ')[2]})"
+                layout.FAILED else f"refused ({found[0].message.partition(': ')[2]})"
             problems.append(f"shard {index}/{n} {why}")
             codes.append(found[0].code)
     if not judge.policy.allow_narrowing:
@@ -313,14 +313,14 @@ def _problems(judge: Judge, commit: str, shards: _Set) -> tuple[list[str], int, 
         if flags:
             problems.append(f"the suite {{suite}} itself runs only part of the tests "
                             f"({', '.join(flags)})")
-            codes.append(model.OFF_POLICY)
+            codes.append(layout.OFF_POLICY)
     notes: list[str] = []
     if not missing:
         coverage, said = _coverage(shards)
         problems += coverage
-        codes += [model.OFF_POLICY] * len(coverage)
+        codes += [layout.OFF_POLICY] * len(coverage)
         notes += said
-    order = {c: i for i, c in enumerate(model.CHECK_ORDER)}
+    order = {c: i for i, c in enumerate(layout.CHECK_ORDER)}
     return problems, min(codes, key=order.__getitem__) if codes else 0, notes
 
 

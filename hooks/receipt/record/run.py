@@ -27,14 +27,14 @@ from hooks.core.fileio import read_bounded
 from hooks.core.output import warn
 from hooks.core.text import printable
 from hooks.core.times import utc_now
-from hooks.receipt import destinations
-from hooks.receipt import model
-from hooks.receipt import stored_argv
-from hooks.receipt.keyed import judged_argv
-from hooks.receipt.keyed import keyed_path
-from hooks.receipt.runtime import runtime_of
-from hooks.receipt.testcounts import TestCounter
-from hooks.receipt.testcounts import counts_from_junit
+from hooks.receipt.record import destinations
+from hooks.receipt.record import stored_argv
+from hooks.receipt.record.runtime import runtime_of
+from hooks.receipt.record.testcounts import TestCounter
+from hooks.receipt.record.testcounts import counts_from_junit
+from hooks.receipt.store import layout
+from hooks.receipt.store.keyed import judged_argv
+from hooks.receipt.store.keyed import keyed_path
 
 MAX_HIDDEN = 50  # paths listed in the receipt's "hidden"; a sparse checkout can hide thousands
 
@@ -75,16 +75,16 @@ def run(
     before = snapshot.take(root, own.paths, left_out, expect=head_tree)
     judged = judged_argv({"argv": argv, **context}) or argv
     if reuse:
-        from hooks.receipt.reuse import reusable
+        from hooks.receipt.record.reuse import reusable
 
-        green = reusable(judged, before.tree, root, policy_file, model.memo_dir(paths))
+        green = reusable(judged, before.tree, root, policy_file, layout.memo_dir(paths))
         if green is not None:
             warn(f"receipt run: --reuse: tree {git.short(before.tree)} already has a green "
                  f"receipt from '{green.get('command')}' ({green.get('hostname')}, finished "
                  f"{green.get('finished_utc')}); not running it again")
             return 0
     runtime = runtime_of(argv, os.path.join(paths.common_dir, "receipt-hooks"))
-    from hooks.receipt import shards
+    from hooks.receipt.judge import shards
 
     split = shards.selection_for_run(shard, argv)
     collected = shards.collection(split, argv, cwd) if split is not None else None
@@ -124,7 +124,7 @@ def run(
         tests = _junit_counts(junit, tests)
 
     receipt: dict[str, Any] = {
-        "schema": model.SCHEMA_ID,
+        "schema": layout.SCHEMA_ID,
         "command": stored.command,
         "argv": stored.argv,
         **context,
@@ -183,14 +183,14 @@ def _remember_valid(receipt: dict[str, Any], raw: bytes, paths: git.RepoPaths) -
     no log, a command that cannot start) against the schema: validating it again on every run
     cost ~80 ms of importing jsonschema. A signature holds what ssh-keygen and the user's key
     produced, so a signed receipt is still validated here."""
-    name = model.schema_file(receipt)
+    name = layout.schema_file(receipt)
     if "signature" in receipt:
         errors = schemas.validate(name, receipt)
         if errors:  # our own bug: say so, but still leave the evidence on disk
             warn(f"receipt run: internal error: the receipt does not match its schema: "
                  f"{errors[0]}")
             return
-    schemas.remember_valid(model.memo_dir(paths), schemas.digest_for(name, raw))
+    schemas.remember_valid(layout.memo_dir(paths), schemas.digest_for(name, raw))
 
 
 def run_context(root: str, cwd: str) -> dict[str, Any]:
@@ -200,7 +200,7 @@ def run_context(root: str, cwd: str) -> dict[str, Any]:
     outside the work tree (``GIT_WORK_TREE`` pointing elsewhere) is refused: the tests there
     are not the tree the receipt would name."""
     from hooks.core.errors import UserError
-    from hooks.receipt.runner_args import RUNNER_VARIABLES
+    from hooks.receipt.command.runner_flags import RUNNER_VARIABLES
 
     rel = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
     if rel == os.pardir or rel.startswith(os.pardir + os.sep):
@@ -275,7 +275,7 @@ def _signed(receipt: dict[str, Any], root: str) -> dict[str, Any]:
 
 def _note(receipt: dict[str, Any], root: str) -> None:
     """Also keep the receipt as a note on the tested tree; the file is already safe."""
-    from hooks.receipt import notes
+    from hooks.receipt.store import notes
 
     try:
         notes.add(receipt, str(receipt["git_tree"]), cwd=root)

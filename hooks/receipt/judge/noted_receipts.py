@@ -14,11 +14,11 @@ from hooks.core import git_index
 from hooks.core import schemas
 from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
-from hooks.receipt import model
-from hooks.receipt.load import LoadedReceipt
-from hooks.receipt.notes import NOTES_REF
-from hooks.receipt.notes import canonical
-from hooks.receipt.notes import receipts_for
+from hooks.receipt.store import layout
+from hooks.receipt.store.load import LoadedReceipt
+from hooks.receipt.store.notes import NOTES_REF
+from hooks.receipt.store.notes import canonical
+from hooks.receipt.store.notes import receipts_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class NotedReceipts:
         self.commits = list(commits)
         self.root = root
         self.ignore = list(ignore)
-        self.own = model.Written(receipt_shown, model.DEFAULT_LOG)
+        self.own = layout.Written(receipt_shown, layout.DEFAULT_LOG)
         self.notes_revs = list(notes_revs)
         self.trees: dict[str, list[str]] | None = None
         self.found: dict[str, list[dict[str, Any]]] = {}
@@ -57,8 +57,8 @@ class NotedReceipts:
         """COMMIT's note receipts, newest first; only COMMAND's when it is given."""
         if self.trees is None:
             self.trees = self._load()
-        from hooks.receipt.keyed import judged_argv
-        from hooks.receipt.keyed import same_command
+        from hooks.receipt.store.keyed import judged_argv
+        from hooks.receipt.store.keyed import same_command
 
         listed: list[tuple[dict[str, Any], str]] = []
         for tree in self.trees.get(commit, []):
@@ -74,12 +74,12 @@ class NotedReceipts:
     @staticmethod
     def load(data: dict[str, Any], shown: str, memo: str | None) -> LoadedReceipt:
         """A note receipt checked against its schema, as a file receipt would be."""
-        errors = schemas.validate_remembered(model.schema_file(data), canonical(data), data,
+        errors = schemas.validate_remembered(layout.schema_file(data), canonical(data), data,
                                              memo)
         return LoadedReceipt(data=data, findings=[
             Finding(f"{shown} is not a valid receipt: {err}: run "
-                    f"{quoted(model.rerun_hint(data))}",
-                    model.INVALID, "invalid") for err in errors])
+                    f"{quoted(layout.rerun_hint(data))}",
+                    layout.INVALID, "invalid") for err in errors])
 
     def missing(self, commit: str, command: str | None) -> Finding:
         if self.trees is None:
@@ -89,4 +89,4 @@ class NotedReceipts:
         return Finding(
             f"{git.short(commit)}: no receipt{what} in {NOTES_REF} for tree {tree}: run "
             f"'receipt run' on it, then 'receipt publish' (or fetch the notes first: "
-            f"'receipt fetch')", model.MISSING, "missing", commit=commit)
+            f"'receipt fetch')", layout.MISSING, "missing", commit=commit)

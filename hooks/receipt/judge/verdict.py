@@ -17,19 +17,19 @@ from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
 from hooks.core.times import format_age
 from hooks.core.times import parse_utc
-from hooks.receipt.keyed import judged_argv
-from hooks.receipt.model import FAILED
-from hooks.receipt.model import OFF_POLICY
-from hooks.receipt.model import STALE
-from hooks.receipt.model import rerun_hint
-from hooks.receipt.narrowing import narrowing_flags
+from hooks.receipt.command.narrowing import narrowing_flags
+from hooks.receipt.store.keyed import judged_argv
+from hooks.receipt.store.layout import FAILED
+from hooks.receipt.store.layout import OFF_POLICY
+from hooks.receipt.store.layout import STALE
+from hooks.receipt.store.layout import rerun_hint
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import datetime as dt
     from typing import Any
 
-    from hooks.receipt.staleness import TreeMatch
+    from hooks.receipt.judge.staleness import TreeMatch
 
 
 class Policy:
@@ -177,7 +177,7 @@ def _none_passed(tests: dict[str, Any]) -> str:
 
 def _how_to_count(data: dict[str, Any]) -> str:
     """Why a run printed nothing countable, and the fix, for the runner it names."""
-    from hooks.receipt.invocation import invocations
+    from hooks.receipt.command.invocation import invocations
 
     argv = data.get("argv")
     kinds = {inv.kind for inv in invocations(argv)} if isinstance(argv, list) and all(

@@ -13,8 +13,8 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from hooks.receipt.invocation import Invocation
-from hooks.receipt.invocation import invocations
+from hooks.receipt.command.invocation import Invocation
+from hooks.receipt.command.invocation import invocations
 
 
 class Syntax:
