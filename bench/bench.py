@@ -248,10 +248,102 @@ def bench_agent_hook(root: Path, runs: int) -> None:
             "target <= 1000 ms")
 
 
+def big_repo(root: Path, name: str, files: int) -> Path:
+    """A repository of FILES committed files, built by one ``git fast-import`` and checked out
+    (the files' stat data then in the index, as after a clone)."""
+    repo = new_repo(root, name)
+    stream = bytearray(b"blob\nmark :1\ndata 2\nx\n\ncommit refs/heads/main\n"
+                       b"committer bench <bench@example.invalid> 0 +0000\ndata 5\nfiles\n")
+    stream += b"M 100644 inline .gitignore\ndata 11\nartifacts/\n\n"
+    for i in range(files):
+        stream += f"M 100644 :1 d{i % 500}/f{i}.txt\n".encode()
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=repo, env=ENV, input=bytes(stream),
+                   check=True)
+    sh(["git", "checkout", "-q", "-f", "main"], repo)
+    return repo
+
+
+def bench_scale(root: Path, runs: int) -> None:
+    """Large work trees against git's own walk, shard composition, concurrent publishers."""
+    import json
+
+    status = ["git", "status", "--porcelain"]
+    receipt = str(BIN / "receipt")
+    for files, n in ((50_000, runs), (200_000, max(3, runs // 5))):
+        repo = big_repo(root, f"files{files}", files)
+        compare(f"receipt run -- true, {files // 1000}k files vs git status",
+                [receipt, "run", "--", "true"], status, repo, n, "target <= 2.5x")
+        if files == 50_000:
+            event = root / "stop50k.json"
+            event.write_text(json.dumps({"session_id": "bench", "cwd": str(repo),
+                                         "hook_event_name": "Stop", "stop_hook_active": False,
+                                         "last_assistant_message": "Done."}))
+            stop = ["sh", "-c", f"{receipt} agent-hook --agent claude-code < {event}"]
+            compare("agent-hook, 50k files, green receipt covers the tree vs git status", stop,
+                    status, repo, n, "target <= 3x")
+        shutil.rmtree(repo)
+    # check-receipt on a tree whose note holds 64 shard receipts vs one with one receipt
+    checks = []
+    for count in (64, 1):
+        repo = new_repo(root, f"shards{count}")
+        (repo / "t.txt").write_text("t\n")
+        sh(["git", "add", "-A"], repo)
+        sh(["git", "commit", "-qm", "init"], repo)
+        command = ["sh", "-c", "echo '=== 3 passed in 0.01s ==='"]
+        shard = ["--shard", f"1/{count}"] if count > 1 else []
+        sh([receipt, "run", *shard, "--", *command], repo)
+        first = json.loads((repo / "artifacts" / "test-receipt.json").read_text())
+        tree = first["git_tree"]
+        shards = [{**first, "shard": {"index": i, "count": count}} for i in range(1, count + 1)]
+        note = shards if count > 1 else [first]
+        sh(["git", "notes", "--ref", "receipts", "add", "-f", "-F", "-", tree], repo,
+           stdin=json.dumps(note).encode())
+        shutil.rmtree(repo / "artifacts")  # judged from the notes alone
+        checks.append(["sh", "-c", f"cd {repo} && {BIN / 'check-receipt'}"])
+    compare("check-receipt, 64 shard receipts vs one receipt", checks[0], checks[1], root,
+            runs, "target <= 1.5x")
+    bench_publishers(root)
+
+
+def bench_publishers(root: Path, publishers: int = 8) -> None:
+    """PUBLISHERS clones, one receipt each for one tree, publish at the same moment."""
+    import json
+
+    remote = root / "publish-remote.git"
+    sh(["git", "init", "-q", "--bare", str(remote)], root)
+    seed = new_repo(root, "publish-seed")
+    sh(["git", "commit", "-q", "--allow-empty", "-m", "base"], seed)
+    sh(["git", "push", "-q", str(remote), "main"], seed)
+    clones = []
+    for i in range(publishers):
+        clone = root / f"publisher{i}"
+        sh(["git", "clone", "-q", str(remote), str(clone)], root)
+        sh([str(BIN / "receipt"), "run", "--", "sh", "-c", f"echo '=== {i + 1} passed ==='"],
+           clone)
+        clones.append(clone)
+    t0 = time.perf_counter()
+    procs = [(subprocess.Popen([str(BIN / "receipt"), "publish"], cwd=c, env=ENV,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), c)
+             for c in clones]
+    walls = []
+    for proc, _clone in procs:
+        proc.wait()
+        walls.append(time.perf_counter() - t0)
+    codes = [p.returncode for p, _ in procs]
+    tree = subprocess.run(["git", "rev-parse", "main^{tree}"], cwd=remote, env=ENV,
+                          capture_output=True, text=True, check=True).stdout.strip()
+    shown = subprocess.run(["git", "notes", "--ref", "receipts", "show", tree], cwd=remote,
+                           env=ENV, capture_output=True, text=True, check=False).stdout
+    landed = len(json.loads(shown)) if shown else 0
+    print(f"{f'{publishers} concurrent receipt publish, one bare remote':<58} "
+          f"{max(walls) * 1000:8.1f} ms slowest; {landed}/{publishers} receipts on the remote, "
+          f"exits {sorted(set(codes))}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--only", choices=("verify", "agent-hook", "skips"),
+    parser.add_argument("--only", choices=("verify", "agent-hook", "skips", "scale"),
                         help="run one group of rows")
     parser.add_argument("--keep", metavar="DIR", help="with --only verify: build the "
                                                       "repositories in DIR, kept")
@@ -276,6 +368,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.only == "agent-hook":
             bench_agent_hook(Path(tmp), args.runs)
             return 0
+        if args.only == "scale":
+            bench_scale(Path(tmp), args.runs)
+            return 0
         if args.only == "skips":
             bench_commit_stage(Path(tmp), args.runs)
             bench_large_change(Path(tmp), args.runs)
@@ -287,6 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bench_large_change(Path(tmp), args.runs)
         bench_fuse(Path(tmp), args.runs)
         bench_agent_hook(Path(tmp), args.runs)
+        bench_scale(Path(tmp), args.runs)
     return 0
 
 

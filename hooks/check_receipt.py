@@ -205,8 +205,8 @@ def _publish(remote: str) -> None:
     from hooks.receipt.store import notes
 
     remote = remote or "origin"  # neither pre-commit nor git named the push's remote
-    notes.publish(remote)  # pushes with --no-verify: this hook is not run again for it
-    warn(f"check-receipt: published {notes.NOTES_REF} to {remote}")
+    published = notes.publish(remote)  # pushes with --no-verify: this hook is not run again
+    warn(f"check-receipt: published {notes.NOTES_REF} to {remote}: {published.said(remote)}")
 
 
 @guarded("check-receipt")

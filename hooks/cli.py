@@ -87,7 +87,7 @@ def build_parser() -> ArgumentParser:
     describe(publish, "Push the receipts kept in refs/notes/receipts to a remote, merging "
                       "the remote's first.",
              "receipt publish", "receipt publish upstream")
-    notes.add_arguments(publish)
+    notes.add_publish_arguments(publish)
     publish.set_defaults(func=notes.publish)
     fetch = sub.add_parser("fetch", help="fetch refs/notes/receipts and merge them into ours")
     describe(fetch, "Fetch the receipts kept in refs/notes/receipts from a remote and merge "
@@ -108,7 +108,8 @@ def build_parser() -> ArgumentParser:
                              help="install check-receipt as this repo's plain git pre-push hook")
     describe(install, "Install check-receipt as this repository's plain git pre-push hook, "
                       "for repositories that do not use pre-commit.",
-             "receipt install-hook", "receipt install-hook -- --max-age 24h")
+             "receipt install-hook", "receipt install-hook -- --max-age 24h",
+             "receipt install-hook --server     # in a server's bare repository")
     install_hook.add_arguments(install)
     install.set_defaults(func=install_hook.run)
     ledger_parser = sub.add_parser("ledger", help="the assumption ledger: add, resolve, list, "

@@ -119,6 +119,38 @@ def test_runtime_of_another_python_is_still_asked(tmp_path: Path,
     assert runtime_of([str(other), "t.py"]) == "Python 9.8.7"
 
 
+def test_a_binary_runtimes_version_is_remembered_by_path_and_mtime(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    other = tmp_path / "bin" / "python3"  # a binary, not a script: git, which prints a line
+    other.parent.mkdir()
+    shutil.copy2(os.path.realpath(shutil.which("git") or "git"), other)
+    monkeypatch.setenv("PATH", str(other.parent) + os.pathsep + os.environ["PATH"])
+    cache = tmp_path / "cache"
+    asked = runtime_of(["true"], str(cache))
+    assert asked.startswith("git version")
+    remembered = json.loads((cache / "runtimes.json").read_text())
+    key = next(iter(remembered))
+    (cache / "runtimes.json").write_text(json.dumps({key: "Python 0.1.2"}))
+    assert runtime_of(["true"], str(cache)) == "Python 0.1.2"  # not asked again
+    os.utime(other, ns=(1, 1))  # the file changed: asked again
+    assert runtime_of(["true"], str(cache)) == asked
+
+
+def test_a_scripts_runtime_is_asked_every_time(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    shim = tmp_path / "python3"  # a shim chooses its interpreter each time it runs
+    shim.write_text("#!/bin/sh\necho \"Python $(cat version)\"\n")
+    shim.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path) + os.pathsep + os.environ["PATH"])
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "version").write_text("3.1.1\n")
+    assert runtime_of(["true"], str(tmp_path / "cache")) == "Python 3.1.1"
+    (tmp_path / "version").write_text("3.2.2\n")
+    assert runtime_of(["true"], str(tmp_path / "cache")) == "Python 3.2.2"
+
+
 def test_the_events_fuse_once_writes_match_the_ledger_schema(repo: Repo) -> None:
     """``fuse --once`` writes its events without validating them: start, green, max_steps."""
     repo.commit("init")

@@ -12,11 +12,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the remote (default: origin)")
 
 
+def add_publish_arguments(parser: argparse.ArgumentParser) -> None:
+    from hooks.receipt.store.notes import PUBLISH_DEADLINE_S
+
+    add_arguments(parser)
+    parser.add_argument("--deadline", type=float, default=PUBLISH_DEADLINE_S, metavar="SECONDS",
+                        help="while other publishers race, retry until this many seconds have "
+                             f"passed (default: {PUBLISH_DEADLINE_S:.0f})")
+
+
 def publish(args: argparse.Namespace) -> int:
     from hooks.receipt.store import notes
 
-    notes.publish(args.remote)
-    warn(f"receipt publish: {notes.NOTES_REF} pushed to {args.remote} (theirs merged in first)")
+    published = notes.publish(args.remote, deadline_s=args.deadline)
+    warn(f"receipt publish: {notes.NOTES_REF} pushed to {args.remote}: "
+         f"{published.said(args.remote)}")
     return 0
 
 

@@ -11,7 +11,8 @@ from hooks.core.cmdline import describe
 from hooks.core.cmdline import split_at_dashdash
 from hooks.core.errors import UserError
 
-USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] [--reuse] -- CMD [ARG ...]"
+USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] [--reuse] [--shard I/N] "
+         "-- CMD [ARG ...]"
          "\n"
          "       receipt run [options] 'CMD STRING RUN BY /bin/sh'\n"
          "       receipt run [options]   (runs the config's test-command)")
@@ -41,10 +42,18 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--reuse", action="store_true",
                         help="exit 0 without running when the notes hold a green receipt from "
                              "the same command for the current tree")
+    parser.add_argument("--shard", metavar="I/N",
+                        help="record shard I of N of the suite: the command's own split flags "
+                             "(--splits N --group I, --shard-id/--num-shards, --shard=I/N, "
+                             "--partition count:I/N) are read as the shard, not a narrowing; "
+                             "the tree is vouched for once shards 1..N are all green")
     if shell_form:
         parser.add_argument("command_string", nargs="?", metavar="'CMD STRING'")
     args = parser.parse_args(options)
     if shell_form and not args.command_string:
+        if args.shard:
+            parser.error("--shard needs the shard's command after '--' (with the runner's own "
+                         "split flags, e.g. -- pytest --splits 4 --group 2)")
         return run_suite(args, parser)
     if shell_form:
         command = [args.command_string]
@@ -52,7 +61,7 @@ def main(argv: Sequence[str]) -> int:
         parser.error("no command after '--'")
     refuse_hidden_failures(command, shell_form)
     return run(command, shell=shell_form, receipt_arg=args.receipt, log_arg=args.log,
-               junit=args.junit, reuse=args.reuse, sign=args.sign)
+               junit=args.junit, reuse=args.reuse, sign=args.sign, shard=args.shard)
 
 
 def refuse_hidden_failures(command: Sequence[str], shell_form: bool) -> None:

@@ -38,9 +38,20 @@ def show(receipt_arg: str | None) -> int:
             ("output", f"{output['log'] or 'no log kept (--log /dev/null)'} "
                        f"({output['bytes']} bytes, sha256 {output['sha256'][:16]}...)"),
         ]
+        shard = data.get("shard")
+        if isinstance(shard, dict):
+            rows.append(("shard", f"{shard.get('index')} of {shard.get('count')} (vouches only "
+                                  f"with every shard of the split)"))
         width = max(len(k) for k, _ in rows)
         write("".join(f"{key.ljust(width)}  {value}\n" for key, value in rows) + "\n")
     code = result.exit_code
+    composed = [(d, shown) for found in result.vouching.values() for d, shown in found
+                if isinstance(d.get("shard"), dict)]
+    if composed:  # the set of shards that vouched, one line each
+        write("composed of\n" + "".join(
+            f"  shard {d['shard'].get('index')}/{d['shard'].get('count')}  exit "
+            f"{d.get('exit_code')}  {d.get('hostname')}  {d.get('finished_utc')}  {shown}\n"
+            for d, shown in composed) + "\n")
     if code == 0:
         write(result.vouched() + "\n")
     print_findings(result.findings, fmt="text", exit_code=code)

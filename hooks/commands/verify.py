@@ -34,6 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pre-receive", action="store_true",
                         help="run as a git server's pre-receive hook: read '<old> <new> <ref>' "
                              "lines on stdin and judge each branch's new tip")
+    parser.add_argument("--post-receive", action="store_true",
+                        help="run as a git server's post-receive hook: merge the notes the "
+                             "accepted pushes brought into refs/notes/receipts, even where "
+                             "git's own update of that ref lost a race with another push")
     parser.add_argument("--policy-from", metavar="REV",
                         help="judge by the config committed in REV (default: A of the first "
                              "--range A..B; with --pre-receive, the default branch before the "
@@ -174,15 +178,24 @@ def run(args: argparse.Namespace) -> int:
 
     bare = git.text("rev-parse", "--is-bare-repository") == "true"
     root = git.text("rev-parse", "--absolute-git-dir") if bare else git.repo_paths().root
+    git_dir = root if bare else git.repo_paths().common_dir
+    if args.post_receive:
+        told = verify.merge_pushed_notes(sys.stdin.read() if sys.stdin else "", NOTES_REF,
+                                         git_dir)
+        sys.stderr.write("".join(f"{line}\n" for line in told))  # the pusher sees remote:
+        return 0
     notes_revs = [NOTES_REF]
     if args.pre_receive:
         pushed = verify.read_pre_receive(sys.stdin.read() if sys.stdin else "", NOTES_REF)
         for old, new in pushed.notes_updates:  # the evidence this server judges by
             verify.refuse_notes_update(old, new, NOTES_REF, root)
         verify.refuse_policy_deletion(pushed.deleted, args.policy_from, root)
+        for ref, new in pushed.incoming:
+            verify.refuse_notes_update("0", new, ref, root)
         notes_revs += pushed.notes  # the notes may arrive in this very push (quarantined)
         tips = pushed.commits + verify.unjudged_tips(pushed.others, pushed.commits, root)
         if not tips:
+            verify.spool_pushed_notes(pushed.notes, git_dir)
             return 0
         policy_commit = policy_commit_of(args, root, tips)
         policy_file = policy_file_of(policy_commit, root, bare)
@@ -206,6 +219,8 @@ def run(args: argparse.Namespace) -> int:
         if signers is not None:
             signers.close()
     code = result.exit_code
+    if args.pre_receive and code == 0:
+        verify.spool_pushed_notes(pushed.notes, git_dir)
     if args.format == "text":  # overrides, honoured or not, are said every time
         sys.stderr.write("".join(f"{note}\n" for note in result.policy_notes))
     if code == 0 and args.format == "text":
@@ -223,6 +238,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_findings(result.findings, fmt=args.format, exit_code=code,
                        extra={"commits": result.commits, "notes": NOTES_REF,
+                              "vouching": verify.vouching_json(result),
                               "overrides": result.notes,
                               "overrides_not_honoured": result.policy_notes,
                               "require": policy_file.require})

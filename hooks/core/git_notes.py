@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Sequence
 
 from hooks.core import git
 
@@ -36,16 +37,78 @@ def notes_index(notes_rev: str, cwd: str | None = None) -> dict[str, str]:
     no ref names yet (a pre-receive hook sees the pushed notes only as an id). Fan-out
     directories (``ab/cdef...``) are joined back into the object id. {} when NOTES_REV is absent.
     """
+    return {obj: blob for obj, (_path, blob) in notes_entries(notes_rev, cwd).items()}
+
+
+def notes_entries(notes_rev: str, cwd: str | None = None) -> dict[str, tuple[str, str]]:
+    """Annotated object id -> (path in the notes tree, note blob id): ``notes_index`` with the
+    fan-out path each note is stored at, for building a notes tree without git notes."""
     if git.resolve_commit(notes_rev, cwd=cwd) is None:
         return {}
     out = git.run("ls-tree", "-r", "-z", "--full-tree", f"{notes_rev}^{{tree}}", cwd=cwd)
-    index: dict[str, str] = {}
+    entries: dict[str, tuple[str, str]] = {}
     for entry in out.split(b"\0"):
         meta, _tab, path = entry.partition(b"\t")
         fields = meta.split()
         if len(fields) == 3 and fields[1] == b"blob":
-            index[path.replace(b"/", b"").decode("ascii", "replace")] = fields[2].decode()
-    return index
+            name = path.decode("ascii", "replace")
+            entries[name.replace("/", "")] = (name, fields[2].decode())
+    return entries
+
+
+def is_ancestor(older: str, newer: str, cwd: str | None = None) -> bool:
+    try:
+        git.run("merge-base", "--is-ancestor", older, newer, cwd=cwd)
+    except git.GitError:
+        return False
+    return True
+
+
+# the server's own merges of pushed notes: a tool's commits, whoever configured the server
+TOOL_IDENTITY = {"GIT_AUTHOR_NAME": "receipt-hooks", "GIT_AUTHOR_EMAIL": "receipt-hooks@invalid",
+                 "GIT_COMMITTER_NAME": "receipt-hooks",
+                 "GIT_COMMITTER_EMAIL": "receipt-hooks@invalid"}
+
+
+def merge_commit(base: str, others: Sequence[str], rewritten: dict[str, bytes], message: str,
+                 cwd: str | None = None) -> str:
+    """A notes commit, parents BASE and OTHERS, holding BASE's notes, the OTHERS' where BASE
+    has none, and REWRITTEN (annotated object -> note content) over them all. Made on a
+    throwaway index: no ref moves, no work tree needed (a bare server), no git notes merge."""
+    from hooks.core import git_index
+
+    paths = {obj: path for obj, (path, _blob) in notes_entries(base, cwd).items()}
+    lines = []
+    for other in others:
+        for obj, (path, blob) in notes_entries(other, cwd).items():
+            if obj not in paths:
+                paths[obj] = path
+                lines.append(f"100644 {blob}\t{path}\n")
+    for obj, content in rewritten.items():
+        blob = git.run("hash-object", "-w", "--stdin", cwd=cwd, stdin=content).decode().strip()
+        lines.append(f"100644 {blob}\t{paths[obj]}\n")
+    temp_index = git_index.temp_index_path()
+    try:
+        env = git_index.env_with_index(temp_index)
+        git.run("read-tree", f"{base}^{{tree}}", cwd=cwd, env=env)
+        git.run("update-index", "--index-info", cwd=cwd, env=env,
+                stdin="".join(lines).encode())
+        tree = git.text("write-tree", cwd=cwd, env=env)
+    finally:
+        if os.path.exists(temp_index):
+            os.unlink(temp_index)
+    parents = [arg for commit in (base, *others) for arg in ("-p", commit)]
+    return git.text("commit-tree", tree, *parents, "-m", message, cwd=cwd,
+                    env={**os.environ, **TOOL_IDENTITY})
+
+
+def swap_ref(ref: str, new: str, expected: str | None, cwd: str | None = None) -> bool:
+    """Move REF to NEW only if it still is EXPECTED (None: only if absent); False if it moved."""
+    try:
+        git.run("update-ref", ref, new, expected or "", cwd=cwd)
+    except git.GitError:
+        return False
+    return True
 
 
 def note_show(notes_ref: str, object_id: str, cwd: str | None = None) -> bytes | None:
@@ -147,10 +210,13 @@ def fetch_ref(remote: str, source: str, dest: str, cwd: str | None = None) -> bo
     return True
 
 
-def push_ref(remote: str, ref: str, cwd: str | None = None) -> None:
-    """Push REF to the same name on REMOTE, never through this repository's pre-push hook."""
-    git.run("push", "--quiet", "--no-verify", remote, f"{ref}:{ref}", cwd=cwd)
-
-
 def delete_ref(ref: str, cwd: str | None = None) -> None:
     git.run("update-ref", "-d", ref, cwd=cwd)
+
+
+def push_swapped(remote: str, commit: str, ref: str, expected: str | None,
+                 cwd: str | None = None) -> None:
+    """Set REF on REMOTE to COMMIT only if it still is EXPECTED (None: only if it does not
+    exist): a compare-and-swap (``--force-with-lease``), never through our pre-push hook."""
+    git.run("push", "--quiet", "--no-verify", f"--force-with-lease={ref}:{expected or ''}",
+            remote, f"{commit}:{ref}", cwd=cwd)

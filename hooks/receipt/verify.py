@@ -8,6 +8,7 @@ read in one ``ls-tree`` and one ``cat-file --batch``; a commit costs no process 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 ZERO = frozenset("0")
+# A per-push ref a pusher may send its notes to instead of refs/notes/receipts: unique names
+# never race; the server judges by them and merges them in (``merge_pushed_notes``)
+INCOMING_PREFIX = "refs/receipts/incoming/"
+SPOOL_DIR = ("receipt-hooks", "incoming")  # in the server's git dir: notes commits to merge
 
 
 class Pushed:
@@ -30,6 +35,7 @@ class Pushed:
         self.commits: list[str] = []
         self.notes: list[str] = []
         self.notes_updates: list[tuple[str, str]] = []  # (old, new) of the notes ref
+        self.incoming: list[tuple[str, str]] = []  # (ref, new) of refs/receipts/incoming/*
         self.passed: list[str] = []  # refs let through unjudged, with why
         self.deleted: list[str] = []  # branches the push deletes (``refuse_policy_deletion``)
         self.others: list[tuple[str, str]] = []  # (new id, ref) of tags and other refs
@@ -59,6 +65,9 @@ def read_pre_receive(data: str, notes_ref: str) -> Pushed:
         elif set(new) <= ZERO:
             pushed.passed.append(f"{ref} (deleted)")
             pushed.deleted.append(ref)
+        elif ref.startswith(INCOMING_PREFIX):
+            pushed.incoming.append((ref, new))
+            pushed.notes.append(new)
         elif ref.startswith("refs/heads/"):
             if new not in pushed.commits:
                 pushed.commits.append(new)
@@ -131,16 +140,89 @@ def refuse_notes_update(old: str, new: str, notes_ref: str, root: str) -> None:
         raise UserError(refused.format(f"point at a {kind}, not a notes commit, as"))
     if set(old) <= ZERO or git.text("cat-file", "-t", old, cwd=root) != "commit":
         return  # the first notes, or a repair of a ref that held no notes commit
-    try:
-        git.run("merge-base", "--is-ancestor", old, new, cwd=root)
-    except git.GitError:
-        raise UserError(refused.format(f"rewrite (not a fast-forward of {git.short(old)})")
-                        ) from None
+    if not git_notes.is_ancestor(old, new, cwd=root):
+        raise UserError(refused.format(f"rewrite (not a fast-forward of {git.short(old)})"))
     dropped = set(git_notes.notes_index(old, cwd=root)) - set(git_notes.notes_index(new, cwd=root))
     if dropped:
         more = ", ..." if len(dropped) > 1 else ""
         raise UserError(refused.format(f"remove {len(dropped)} note(s) (on "
                                        f"{git.short(min(dropped))}{more}) from"))
+
+
+def spool_pushed_notes(notes_commits: Sequence[str], git_dir: str) -> None:
+    """Pre-receive, once the push is accepted: name each notes commit it brought in a file of
+    the server's spool, so that the post-receive hook merges it into the notes ref even if
+    git's own update of that ref loses a race with another push (the branch it vouched for
+    lands either way). The file name starts with the receiving process's id, which both hooks
+    of one push share, so the post-receive hook knows its own push's notes."""
+    from hooks.core.fileio import atomic_write
+
+    where = os.path.join(git_dir, *SPOOL_DIR)
+    os.makedirs(where, exist_ok=True)
+    for commit in dict.fromkeys(notes_commits):
+        atomic_write(os.path.join(where, f"{os.getppid()}-{commit}"), f"{commit}\n".encode())
+
+
+STALE_SPOOL_S = 24 * 3600.0
+
+
+def merge_pushed_notes(data: str, notes_ref: str, git_dir: str) -> list[str]:
+    """Post-receive: merge every spooled notes commit into NOTES_REF (a union, by
+    compare-and-swap), then delete the incoming refs it merged. DATA is git's '<old> <new>
+    <ref>' lines of the refs this push updated. Returns what to tell this push's pusher.
+
+    Every spooled commit is merged, not only this push's: one whose own post-receive has not
+    run yet is merged twice, which adds nothing. A commit whose objects are not here yet (its
+    push is still landing) is left for that push; one left for a day (its push died after the
+    pre-receive hook) is dropped.
+    """
+    import time
+
+    from hooks.receipt.store.notes import merge_into_ref
+
+    updated: dict[str, str] = {}
+    for line in data.splitlines():
+        parts = line.split()
+        if len(parts) == 3:
+            updated[parts[2]] = parts[1]
+    where = os.path.join(git_dir, *SPOOL_DIR)
+    try:
+        names = sorted(os.listdir(where))
+    except FileNotFoundError:
+        names = []
+    arrived: dict[str, str] = {}  # spool file -> its notes commit, if its objects are here
+    for name in names:
+        path = os.path.join(where, name)
+        commit = name.partition("-")[2]
+        if git.resolve_commit(commit, cwd=git_dir) is not None:
+            arrived[path] = commit
+            continue
+        with _gone_already():
+            if time.time() - os.stat(path).st_mtime > STALE_SPOOL_S:
+                os.unlink(path)
+    merge_into_ref(list(arrived.values()), git_dir)
+    for path in arrived:
+        with _gone_already():
+            os.unlink(path)
+    mine = f"{os.getppid()}-"
+    told = [f"receipt verify: {notes_ref} moved during this push (another push landed "
+            f"first), so git refused this push's update of it; the receipts it was judged by "
+            f"({git.short(commit)}) are merged into it here: nothing is lost. Before pushing "
+            f"the notes again: 'receipt fetch <remote>'"
+            for path, commit in arrived.items()
+            if os.path.basename(path).startswith(mine) and commit not in updated.values()]
+    head = git.resolve_commit(notes_ref, cwd=git_dir)
+    for ref, new in updated.items():
+        if ref.startswith(INCOMING_PREFIX) and head and git_notes.is_ancestor(new, head,
+                                                                              cwd=git_dir):
+            with _gone_already(git.GitError):
+                git.run("update-ref", "-d", ref, new, cwd=git_dir)  # only if still NEW
+    return told
+
+
+def _gone_already(*more: type[BaseException]) -> contextlib.AbstractContextManager[None]:
+    """Another post-receive hook took this spool file or ref first: nothing left to do."""
+    return contextlib.suppress(FileNotFoundError, *more)
 
 
 def commits_of(ranges: Sequence[str], revs: Sequence[str], head_only: bool,
@@ -154,6 +236,20 @@ def commits_of(ranges: Sequence[str], revs: Sequence[str], head_only: bool,
     if revs or not ranges:
         listed += [c for c, _t in git.commit_trees(revs or ["HEAD"], walk=False, cwd=root)]
     return list(dict.fromkeys(listed))
+
+
+def vouching_json(result: CheckResult) -> dict[str, list[dict[str, Any]]]:
+    """Commit -> the receipts that vouched for it (every shard of a composed set), for
+    ``--format json``: each by digest, command, shard, where and when it ran."""
+    from hooks.receipt.store.notes import digest
+
+    return {commit: [{"digest": digest(data), "command": data.get("command"),
+                      "shard": data.get("shard") and {k: data["shard"].get(k)
+                                                      for k in ("index", "count")},
+                      "source": shown, "hostname": data.get("hostname"),
+                      "finished_utc": data.get("finished_utc"),
+                      "exit_code": data.get("exit_code")} for data, shown in found]
+            for commit, found in result.vouching.items()}
 
 
 def step_summary(result: CheckResult, root: str) -> str:

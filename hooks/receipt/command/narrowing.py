@@ -26,7 +26,8 @@ NARROWING: dict[str, frozenset[str]] = {
     "pytest": frozenset({"-k", "-m", "--lf", "--last-failed", "--deselect", "--ignore",
                          "--ignore-glob", "--sw", "--stepwise", "--sw-skip", "--stepwise-skip",
                          "--co", "--collect-only", "-c", "--config-file", "--rootdir",
-                         "--confcutdir"}),
+                         "--confcutdir", "--splits", "--group", "--shard-id",
+                         "--num-shards"}),
     "unittest": frozenset({"-k"}),
     "jest": frozenset({"-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns",
                        "-o", "--onlyChanged", "--onlyFailures", "-f", "--findRelatedTests",
@@ -44,7 +45,8 @@ NARROWING: dict[str, frozenset[str]] = {
     "go": frozenset({"-run", "-skip", "-short", "-list", "-C"}),
     "cargo": frozenset({"--skip", "--exact", "--ignored", "--list", "-p", "--package",
                         "--exclude", "--test", "--lib", "--bin", "--bins", "--doc", "--example",
-                        "--examples", "--bench", "--benches", "--manifest-path"}),
+                        "--examples", "--bench", "--benches", "--manifest-path",
+                        "--partition"}),
 }
 # Options that narrow unless their value is listed: pytest's ``-o KEY=VALUE`` can set
 # ``testpaths``, ``python_files`` or ``addopts``; only keys that change the report are kept.

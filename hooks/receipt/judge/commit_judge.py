@@ -114,13 +114,26 @@ class Judge:
             return []
         if any(f.code == exits.INVALID for f in from_files):
             return from_files  # a malformed or tampered receipt is refused, whatever else vouches
+        # --- shards hook-in (judge/shards.py): a complete green set of shards vouches;
+        # an incomplete one is the refusal when no whole-suite receipt speaks; a shard
+        # receipt is never judged alone here
+        from hooks.receipt.judge import shards
+
+        composed = shards.compose(self, commit, command)
+        if composed == []:
+            return []
+        # --- end of the shards hook-in
         closest: list[Finding] = []
         for data, shown in self.noted.candidates(commit, command):
+            if shards.shard_of(data) is not None:  # shards hook-in: counted by compose only
+                continue
             found = self.receipt(commit, self.noted.load(data, shown, self.memo), shown,
                                  narrowing_ok=command is not None)
             if not found:
                 return []
             closest = closest or found
+        if composed and not closest:  # shards hook-in: what the shards lack is the refusal
+            return composed
         if from_files and (not closest or from_files[0].kind != "missing"):
             return from_files
         return closest or [self.noted.missing(commit, command)]
@@ -151,7 +164,11 @@ class Judge:
         return wrong or self.receipt(commit, loaded, self.result.shown, rerun=run)
 
     def receipt(self, commit: str, loaded: LoadedReceipt, shown: str,
-                narrowing_ok: bool = False, rerun: str | None = None) -> list[Finding]:
+                narrowing_ok: bool = False, rerun: str | None = None, as_shard: bool = False,
+                record: bool = True) -> list[Finding]:
+        """Every reason LOADED does not vouch for COMMIT; [] (and, when RECORD, it is listed
+        as what vouched) when it does. AS_SHARD: judged as one shard of a set (``shards``
+        composes them); otherwise a shard receipt never vouches."""
         from hooks.core.cmdline import rerun_command
         from hooks.receipt.judge.staleness import compare
 
@@ -161,6 +178,10 @@ class Judge:
             unknown = rerun_command(None)
             return [Finding(f"{label}: {f.message.replace(unknown, rerun or unknown)}", f.code,
                             f.kind, commit=commit) for f in loaded.findings]
+        from hooks.receipt.judge import shards  # shards hook-in
+
+        if not as_shard and shards.shard_of(loaded.data) is not None:
+            return [shards.alone(commit, loaded.data, shown)]
         misnamed = _misnamed_log(commit, loaded.data, shown, self.root)
         if misnamed:
             return [Finding(f"{label}: {misnamed}", exits.INVALID, "invalid", commit=commit)]
@@ -177,11 +198,15 @@ class Judge:
             found += self.tamper.findings(commit, loaded.data, shown)
         if self.signers is not None:
             found += self.signers.findings(commit, loaded.data, shown)
-        if not found:
-            self.result.commands.append(str(loaded.data.get("command")))
-            self.result.sources.append(shown)
-            self.result.vouching.setdefault(commit, []).append((loaded.data, shown))
+        if not found and record:
+            self.vouched_by(commit, loaded.data, shown)
         return found
+
+    def vouched_by(self, commit: str, data: dict[str, Any], shown: str) -> None:
+        """Record DATA (found at SHOWN) as a receipt that vouches for COMMIT."""
+        self.result.commands.append(str(data.get("command")))
+        self.result.sources.append(shown)
+        self.result.vouching.setdefault(commit, []).append((data, shown))
 
 
 def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) -> str | None:

@@ -49,6 +49,7 @@ def run(
     reuse: bool = False,
     sign: bool = False,
     at_root: bool = False,
+    shard: str | None = None,
 ) -> int:
     """Run COMMAND (in the current directory, or the root when AT_ROOT) and write its
     receipt; the exit code is the command's."""
@@ -83,7 +84,11 @@ def run(
                  f"receipt from '{green.get('command')}' ({green.get('hostname')}, finished "
                  f"{green.get('finished_utc')}); not running it again")
             return 0
-    runtime = runtime_of(argv)
+    runtime = runtime_of(argv, os.path.join(paths.common_dir, "receipt-hooks"))
+    from hooks.receipt.judge import shards
+
+    split = shards.selection_for_run(shard, argv)
+    collected = shards.collection(split, argv, cwd) if split is not None else None
 
     sink = _LogSink(where.log_path)
     digest = hashlib.sha256()
@@ -141,6 +146,9 @@ def run(
         "tests": tests,
         "tool": {"name": "receipt-hooks", "version": hooks.__version__},
     }
+    if split is not None:
+        receipt["shard"] = {"index": split.index, "count": split.count,
+                            **({"collection": collected} if collected else {})}
     if stored.original:
         receipt["argv_original"] = stored.original
     if hidden:

@@ -25,7 +25,58 @@ RUNTIME_PROBES: tuple[tuple[frozenset[str], tuple[str, ...]], ...] = (
 )
 
 
-def _probe(cmd: Sequence[str]) -> str | None:
+CACHE_FILE = "runtimes.json"
+
+
+def _probe(cmd: Sequence[str], cache_dir: str | None = None) -> str | None:
+    """The first line CMD prints, remembered in CACHE_DIR by the program's real path, mtime and
+    size when it is a binary: a program that is a script (a pyenv or asdf shim) chooses the
+    interpreter it runs each time, so it is asked every time."""
+    key = _binary_key(cmd) if cache_dir else None
+    if key is None or cache_dir is None:
+        return _asked(cmd)
+    import json
+
+    path = os.path.join(cache_dir, CACHE_FILE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            cached = json.load(f)
+    except (OSError, ValueError):
+        cached = {}
+    if not isinstance(cached, dict):
+        cached = {}
+    if isinstance(cached.get(key), str):
+        return str(cached[key])
+    found = _asked(cmd)
+    if found is not None:
+        from hooks.core.fileio import atomic_write
+
+        cached = {k: v for k, v in cached.items() if isinstance(v, str)}
+        cached[key] = found
+        try:
+            os.makedirs(cache_dir, exist_ok=True)
+            atomic_write(path, json.dumps(dict(list(cached.items())[-64:])).encode())
+        except OSError:
+            pass  # a cache: the next run asks again
+    return found
+
+
+def _binary_key(cmd: Sequence[str]) -> str | None:
+    found = shutil.which(cmd[0])
+    if not found:
+        return None
+    real = os.path.realpath(found)
+    try:
+        info = os.stat(real)
+        with open(real, "rb") as f:
+            if f.read(2) == b"#!":
+                return None
+    except OSError:
+        return None
+    return "\0".join([real, str(info.st_mtime_ns), str(info.st_size), *cmd[1:]])
+
+
+def _asked(cmd: Sequence[str]) -> str | None:
     try:
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               stdin=subprocess.DEVNULL, timeout=10, check=False)
@@ -35,18 +86,19 @@ def _probe(cmd: Sequence[str]) -> str | None:
     return lines[0].strip() if proc.returncode == 0 and lines else None
 
 
-def runtime_of(argv: Sequence[str]) -> str:
+def runtime_of(argv: Sequence[str], cache_dir: str | None = None) -> str:
+    """The version line of the runtime ARGV runs on; CACHE_DIR remembers binaries' answers."""
     words = command_words(argv)
     names = {os.path.basename(w) for w in words[:3]} | set(words[:1])
     for programs, probe in RUNTIME_PROBES:
         if names & programs:
-            found = _probe(probe)
+            found = _probe(probe, cache_dir)
             if found:
                 return found
     python = next((w for w in words[:1] if os.path.basename(w).startswith("python")), "python3")
     if _is_this_interpreter(python):
         return _THIS_PYTHON
-    return _probe((python, "--version")) or _THIS_PYTHON
+    return _probe((python, "--version"), cache_dir) or _THIS_PYTHON
 
 
 # What ``python --version`` prints for the interpreter running this code (3.11.7, 3.13.0rc1).
