@@ -298,8 +298,8 @@ def scan_new_file(path: str, text: str, capsys: pytest.CaptureFixture[str],
     an added line, as when it is staged new): the exit code and what the hook prints."""
     from hooks.skips import packs_for
     from hooks.skips.allowances import DEFAULT_TICKET
+    from hooks.skips.filescan import FileScan
     from hooks.skips.report import report
-    from hooks.skips.scan import FileScan
 
     scan = FileScan(path, packs_for(path), text)
     hits = scan.hits(scan.candidates(list(enumerate(scan.raw_lines(), 1)), enabled))

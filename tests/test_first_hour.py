@@ -169,8 +169,8 @@ def test_show_prints_the_receipt_then_exits_with_the_checks_code(repo: Repo) -> 
 
 def _hits(path: str, text: str) -> list[tuple[int, int, str]]:
     from hooks.skips import packs_for
+    from hooks.skips.filescan import FileScan
     from hooks.skips.rules import RULE_TITLES
-    from hooks.skips.scan import FileScan
 
     scan = FileScan(path, packs_for(path), text)
     lines = list(enumerate(scan.raw_lines(), 1))

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from hooks.core.config import Config
 
+# How many stops in a row the hook blocks for one reason before it lets the agent stop.
+DEFAULT_MAX_BLOCKS = 3
+
 MARKER = "<!-- receipt-hooks: agent contract -->"
 DEFAULT_PATHS = ["^src/"]
 
 
 def contract(policy: Config, agent: str | None = None) -> str:
-    from hooks.agents.gate import DEFAULT_MAX_BLOCKS
 
     commands = policy.test_commands
     suite = ("\n    ".join(f"receipt run -- {c}" for c in commands) if commands

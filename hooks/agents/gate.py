@@ -32,7 +32,6 @@ from hooks.core import git
 from hooks.core.fileio import atomic_write
 from hooks.core.times import utc_now
 
-DEFAULT_MAX_BLOCKS = 3
 CURSOR_LOOP_LIMIT = 5  # Cursor's default loop_limit for a stop hook
 ESCAPE = "If the suite cannot run here, say NO RECEIPT and why, and stop."
 

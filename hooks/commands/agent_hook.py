@@ -78,6 +78,7 @@ def read_input(agent: AgentFormat, raw: bytes) -> HookInput:
 
 def answer(agent: AgentFormat, raw: bytes, max_blocks: int | None) -> Answer:
     from hooks.agents import gate
+    from hooks.agents.contract import DEFAULT_MAX_BLOCKS
     from hooks.agents.coverage import coverage
     from hooks.claims.scan import find_claims
     from hooks.claims.scan import says_no_receipt
@@ -91,7 +92,7 @@ def answer(agent: AgentFormat, raw: bytes, max_blocks: int | None) -> Answer:
     os.chdir(paths.root)
     policy = config.for_repo(paths)
     limit = max_blocks or int(policy.section("agents").get("max-blocks",
-                                                           gate.DEFAULT_MAX_BLOCKS))
+                                                           DEFAULT_MAX_BLOCKS))
     message = hook.message or ""
     claims = find_claims(message)
     said_no_receipt = says_no_receipt(message)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hooks.core.cmdline import quoted
-from hooks.skips.scan import FileScan
-from hooks.skips.scan import Hit
+from hooks.skips.filescan import FileScan
+from hooks.skips.filescan import Hit
 
 BASELINE = ".skips-baseline.json"
 

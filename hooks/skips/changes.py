@@ -23,7 +23,10 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Sequence
 
-from hooks.core.diff import FileDiff
+from hooks.skips.filescan import ChangedFile
+from hooks.skips.filescan import FileScan
+from hooks.skips.filescan import Hit
+from hooks.skips.filescan import code_blocks
 from hooks.skips.rules import DELETED_TEST
 from hooks.skips.rules import REMOVED_ASSERTION
 from hooks.skips.rules import RENAMED_TEST
@@ -31,50 +34,12 @@ from hooks.skips.rules import RENAMED_TEST_MODULE
 from hooks.skips.rules import LazyRegex
 from hooks.skips.rules import Pack
 from hooks.skips.rules import Rule
-from hooks.skips.scan import FileScan
-from hooks.skips.scan import Hit
 
 Contents = Callable[[Sequence[str]], "dict[str, str | None]"]
 
 
-class ChangedFile:
-    """One file of the change with the packs that read it and the lines it adds."""
-
-    __slots__ = ("added", "diff", "packs", "scan")
-
-    def __init__(self, diff: FileDiff, packs: list[Pack], added: list[tuple[int, str]]) -> None:
-        self.diff = diff
-        self.packs = packs
-        self.added = added
-        self.scan = FileScan(diff.path, packs, None)
-
-    def removed(self) -> list[tuple[int, str]]:
-        return [(pos, raw.decode("utf-8", "replace")) for pos, raw in self.diff.removed]
-
-
 def _norm(text: str) -> str:
     return "".join(text.split())
-
-
-def _code_blocks(lines: Sequence[tuple[int, str]], family: str,
-                 step: int) -> list[tuple[int, str, str, str]]:
-    """(position, raw, code, comment) for LINES, each run of adjacent lines lexed together so that a
-    comment or a string spanning them is set apart (STEP: 1 for added lines, which number
-    consecutively; 0 for removed ones, which share their hunk's position)."""
-    from hooks.skips.lexer import lex
-
-    out: list[tuple[int, str, str, str]] = []
-    run: list[tuple[int, str]] = []
-    for item in [*lines, None]:
-        if item is not None and (not run or item[0] == run[-1][0] + step):
-            run.append(item)
-            continue
-        if run:
-            lexed = lex("\n".join(t for _, t in run), family)
-            out += [(pos, raw, code, comment.strip()) for (pos, raw), code, comment
-                    in zip(run, lexed.code, lexed.comments)]
-        run = [item] if item is not None else []
-    return out
 
 
 def _net_new(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
@@ -87,7 +52,7 @@ def _net_new(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
     # removed lines, raw and as code (a construct named in a removed string or comment
     # did not exist before), with the file they left
     removed = [(raw, code, comment, f.diff.path, pos) for f in files if f.diff.removed
-               for pos, raw, code, comment in _code_blocks(f.removed(), f.packs[0].family, 0)]
+               for pos, raw, code, comment in code_blocks(f.removed(), f.packs[0].family, 0)]
     rules = {id(h.rule): h.rule for h in hits}.values()
     found = _excuse(hits, removed, rules, lambda rule, text, _stem: _construct(rule, text))
     # a file deleted and one of its name added (a conversion): its skips carried over
@@ -166,7 +131,7 @@ def _live_runs(f: ChangedFile, pack: Pack) -> list[list[Removal]]:
     the run): deleting a skipped test loses no check that ran."""
     skips = [r for r in pack.rules if r.id in ("SKP001", "SKP005") and r.scope == "code"]
     runs: dict[int, list[Removal]] = {}
-    for pos, raw, code, _ in _code_blocks(f.removed(), pack.family, 0):
+    for pos, raw, code, _ in code_blocks(f.removed(), pack.family, 0):
         runs.setdefault(pos, []).append((pos, raw, code))
     out: list[list[Removal]] = []
     for run in runs.values():
@@ -363,7 +328,7 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
             receivers = frozenset() if pack is None else _receivers(
                 pack, [texts.get(f.diff.path) or "", *(t for _, t in f.added)])
             counted[f.diff.path] = [] if pack is None else [
-                code for _, _, code, _ in _code_blocks(f.added, pack.family, 1)
+                code for _, _, code, _ in code_blocks(f.added, pack.family, 1)
                 if _checks_or_replaces(pack, code, receivers)]
         return counted[f.diff.path]
 

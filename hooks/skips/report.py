@@ -6,8 +6,8 @@ import re
 
 from hooks.core.output import Finding
 from hooks.core.output import print_findings
-from hooks.skips.scan import FileScan
-from hooks.skips.scan import Hit
+from hooks.skips.filescan import FileScan
+from hooks.skips.filescan import Hit
 
 
 def report(results: list[tuple[Hit, FileScan]], *, allow: bool, ticket: str, fmt: str,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hooks.skips.changes import ChangedFile
-from hooks.skips.changes import _code_blocks
-from hooks.skips.scan import Hit
+from hooks.skips.filescan import ChangedFile
+from hooks.skips.filescan import Hit
+from hooks.skips.filescan import code_blocks
 
 # (lexer family, removed rule id, added rule id) that spell the same thing: RSpec's ``pending``
 # rewritten as ``skip`` (neither reaches a pass); any rule respelled as itself (an ``xfail``
@@ -57,7 +57,7 @@ def respelled_skips(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
         family = f.packs[0].family
         rules = [r for p in f.packs for r in p.rules if r.id in ("SKP001", "SKP005")
                  and r.scope == "code"]
-        olds = [(pos, rule_id) for pos, _, code, _ in _code_blocks(f.removed(), family, 0)
+        olds = [(pos, rule_id) for pos, _, code, _ in code_blocks(f.removed(), family, 0)
                 for rule_id in [next((r.id for r in rules if r.pattern.search(code)), "")]
                 if rule_id]
         used: set[int] = set()
