@@ -37,6 +37,7 @@ def _own_parser(name: str) -> Callable[[Sequence[str]], int]:
 def build_parser() -> ArgumentParser:
     from hooks import check_receipt
     from hooks.commands import attest
+    from hooks.commands import check as check_command
     from hooks.commands import demo
     from hooks.commands import doctor
     from hooks.commands import init
@@ -64,9 +65,8 @@ def build_parser() -> ArgumentParser:
              "receipt check                        # HEAD",
              "receipt check --rev \"$GITHUB_SHA\" --format json",
              notes=[check_receipt.CHECK_EXIT_CODES], annotates=True)
-    check_receipt.add_arguments(check)
-    check_receipt.add_publish_argument(check)
-    check.set_defaults(func=check_receipt.check)
+    check_command.add_arguments(check)
+    check.set_defaults(func=check_command.run)
     verifier = sub.add_parser("verify", help="every commit of a range (or every branch a "
                                              "server receives) needs a receipt in the notes")
     describe(verifier, "Check that every commit of a range, or every branch a git server "

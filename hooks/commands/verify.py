@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from hooks.check_receipt import add_policy_arguments
+    from hooks.commands.policy_options import add_policy_arguments
 
     parser.add_argument("--range", action="append", default=[], metavar="A..B",
                         help="verify every commit of this range (repeatable)")
@@ -85,10 +85,10 @@ def signers_of(args: argparse.Namespace, root: str, bare: bool, policy_commit: s
                commits: list[str]) -> Signers | None:
     """check-receipt's signature policy, with a signers file inside the work tree read as the
     policy commit holds it: the judged commits could otherwise list their own key."""
-    from hooks import check_receipt
+    from hooks.commands import policy_options
     from hooks.receipt import signing
 
-    signers = check_receipt.signers_of(args, root, must_exist=bare)
+    signers = policy_options.signers_of(args, root, must_exist=bare)
     if signers is None or bare:  # a server's files are not the pusher's to change
         return signers
     return signing.trusted(signers, root, policy_commit, commits)
@@ -165,7 +165,7 @@ def remote_default(root: str, commits: list[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hooks.check_receipt import policy_of
+    from hooks.commands.policy_options import policy_of
     from hooks.core import git
     from hooks.core.config import REQUIRE_EVERY_COMMIT
     from hooks.receipt import verify

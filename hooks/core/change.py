@@ -219,3 +219,68 @@ def _commit(rev: str) -> str:
     if commit is None:
         raise UserError(f"{rev} names no commit here (fetch it first?)")
     return commit
+
+
+# What a push sends. pre-commit runs a pre-push hook with the push's first ref in these
+# variables (and no stdin); a plain git pre-push hook reads every ref line from stdin instead.
+# Notes (``refs/notes/*``: receipts travel in ``refs/notes/receipts``) are not code: their
+# commits hold notes on other objects, never a tree a test run could have seen, so judging one
+# would refuse every push that carries the receipts with the branch. A plain pre-push hook
+# skips such ref lines; under pre-commit, a first ref that is notes gives way to HEAD, the code
+# such a push sends when it sends any.
+
+NOT_CODE = ("refs/notes/",)
+
+
+def is_code(ref: str) -> bool:
+    """Whether the remote ref REF holds code: anything but notes."""
+    return not ref.startswith(NOT_CODE)
+
+
+def first_ref_not_code() -> str | None:
+    """The push's first remote ref as pre-commit hands it to a pre-push hook, when it is not
+    code; None otherwise (code, or not run by pre-commit at pre-push)."""
+    ref = os.environ.get("PRE_COMMIT_REMOTE_BRANCH", "")
+    return ref if ref and not is_code(ref) else None
+
+
+def instead_of(ref: str) -> list[str]:
+    """What to judge when pre-commit hands the hook only REF, which is not code: HEAD when it
+    has commits no remote has (what the push sends of code, as for a push without a range),
+    else nothing; said on stderr either way, so a pass is never silent about it."""
+    from hooks.core.output import warn
+
+    root = git.repo_paths().root
+    head = git.head_commit(root)
+    said = (f"check-receipt: note: the push's first ref, {ref}, is notes, not code, and "
+            f"pre-commit hands this hook no other ref")
+    if head is None or not git.unpublished(head, root)[0]:
+        warn(f"{said}; HEAD's commits are all on a remote, so there is no code to judge")
+        return []
+    warn(f"{said}; judging HEAD ({git.short(head)}), whose commits no remote has")
+    return [head]
+
+
+def pre_commit_range() -> tuple[str, str] | None:
+    """(from, to) as pre-commit gives a pre-push hook or ``run --from-ref/--to-ref``; None
+    when it gives no range."""
+    base = os.environ.get("PRE_COMMIT_FROM_REF")
+    target = os.environ.get("PRE_COMMIT_TO_REF")
+    return (base, target) if base and target else None
+
+
+def pre_commit_push() -> tuple[str, str | None] | None:
+    """The tip pre-commit says a push sends, and what the remote had of it (None: unknown,
+    the remote-tracking refs tell), or None outside a pre-commit pre-push run. A branch whose
+    whole history is new (its root commit not on the remote) runs as --all-files with no refs;
+    its local ref still names the tip."""
+    if os.environ.get("PRE_COMMIT_TO_REF"):
+        return os.environ["PRE_COMMIT_TO_REF"], os.environ.get("PRE_COMMIT_FROM_REF") or None
+    if os.environ.get("PRE_COMMIT_LOCAL_BRANCH"):
+        return os.environ["PRE_COMMIT_LOCAL_BRANCH"], None
+    return None
+
+
+def push_remote() -> str | None:
+    """The remote pre-commit says the push goes to."""
+    return os.environ.get("PRE_COMMIT_REMOTE_NAME") or None

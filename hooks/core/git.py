@@ -235,21 +235,22 @@ def short(object_id: str | None) -> str:
     return object_id[:7] if object_id else "(none)"
 
 
-def changed_paths(base: str | None, target: str | None) -> list[str]:
+def changed_paths(base: str | None, target: str | None, cwd: str | None = None) -> list[str]:
     """Paths a change touches, repo-relative: staged (no refs) or the range BASE...TARGET.
 
     Renames are listed as their old and new path; ``-z`` keeps odd names intact.
     """
     out = run("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff",
-              *diff_spec(base, target), "--")
+              *diff_spec(base, target, cwd), "--", cwd=cwd)
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 
-def diff_spec(base: str | None, target: str | None) -> list[str]:
+def diff_spec(base: str | None, target: str | None, cwd: str | None = None) -> list[str]:
     """git diff's arguments for a change: the index, BASE...TARGET, or all of TARGET's tree."""
     if base is None or target is None:
         return ["--cached"]
-    if base == empty_tree():  # a whole new history: everything in it is added
+    known = target if len(target) in (40, 64) and not target.strip("0123456789abcdef") else None
+    if base == empty_tree(cwd, like=known):  # a whole new history: everything in it is added
         return [base, target]
     return [f"{base}...{target}"]
 

@@ -50,7 +50,7 @@ def read_pre_receive(data: str, notes_ref: str) -> Pushed:
     for ``unjudged_tips`` (one on a commit no branch holds is judged like a branch tip); each
     branch's new tip is judged against its own tree.
     """
-    from hooks.receipt.judge.pushed import is_code
+    from hooks.core.change import is_code
 
     pushed = Pushed()
     for line in data.splitlines():

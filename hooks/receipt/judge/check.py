@@ -92,7 +92,7 @@ def commits_from_pre_push_stdin(data: str) -> list[Pushed]:
     A local id of all zeros (40 for SHA-1, 64 for SHA-256) is a deletion: nothing to vouch for;
     a remote ref that is not code (notes: the receipts themselves) is not judged.
     """
-    from hooks.receipt.judge.pushed import is_code
+    from hooks.core.change import is_code
     from hooks.receipt.judge.required import ON_REMOTES
     from hooks.receipt.judge.required import Pushed
 

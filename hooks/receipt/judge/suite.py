@@ -9,9 +9,9 @@ CI) the commit's own change against its first parent.
 
 from __future__ import annotations
 
-import os
 import re
 
+from hooks.core import change
 from hooks.core import git
 from hooks.core.cmdline import quoted
 from hooks.core.config import Config
@@ -53,14 +53,14 @@ def needs(policy: Config, commit: str, root: str) -> list[Need]:
 def changed_paths(commit: str, root: str) -> list[str]:
     paths: list[str] = []
     for base in change_bases(commit, root):
-        paths += [p for p in _diff(base, commit, root) if p not in paths]
+        paths += [p for p in git.changed_paths(base, commit, cwd=root) if p not in paths]
     return paths
 
 
 def start_change_bases(commits: list[str], root: str) -> None:
     """Let git find what each of COMMITS' change is measured from while the caller does other
     work (``change_bases`` then waits for the answer); nothing to start under pre-commit."""
-    if not (os.environ.get("PRE_COMMIT_FROM_REF") and os.environ.get("PRE_COMMIT_TO_REF")):
+    if change.pre_commit_range() is None:
         git.start_unpublished(commits, root)
 
 
@@ -68,19 +68,11 @@ def change_bases(commit: str, root: str) -> list[str]:
     """What COMMIT's change is measured from: pre-commit's from-ref; else the commits no remote
     has yet start from their boundary (the empty tree for a whole new history); else (all on a
     remote already, as in CI) the first parent, or the empty tree for a root commit."""
-    base = os.environ.get("PRE_COMMIT_FROM_REF")
-    target = os.environ.get("PRE_COMMIT_TO_REF")
-    if base and target and git.resolve_commit(target, root) == commit:
-        return [git.resolve_commit(base, root) or git.empty_tree(root, like=commit)]
+    given = change.pre_commit_range()
+    if given is not None and git.resolve_commit(given[1], root) == commit:
+        return [git.resolve_commit(given[0], root) or git.empty_tree(root, like=commit)]
     new, boundary = git.unpublished(commit, root)
     if new:
         return boundary or [git.empty_tree(root, like=commit)]
     parent = git.resolve_commit(f"{commit}^", root)
     return [parent or git.empty_tree(root, like=commit)]
-
-
-def _diff(base: str, target: str, root: str) -> list[str]:
-    spec = [base, target]
-    out = git.run("diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", *spec, "--",
-                  cwd=root)
-    return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
