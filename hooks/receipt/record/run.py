@@ -90,6 +90,7 @@ def run(
     split = shards.selection_for_run(shard, argv)
     collected = shards.collection(split, argv, cwd) if split is not None else None
 
+    junit_before = _written_state(junit) if junit else None
     sink = _LogSink(where.log_path)
     digest = hashlib.sha256()
     counter = TestCounter.for_command(argv)
@@ -122,7 +123,7 @@ def run(
     hidden = list(dict.fromkeys(before.hidden + after.hidden))
     tests = counter.result()
     if junit:
-        tests = _junit_counts(junit, tests)
+        tests = _junit_counts(junit, tests, junit_before)
 
     receipt: dict[str, Any] = {
         "schema": layout.SCHEMA_ID,
@@ -296,7 +297,24 @@ def _note(receipt: dict[str, Any], root: str) -> None:
              f"{e}")
 
 
-def _junit_counts(junit: str, parsed: dict[str, Any] | None) -> dict[str, Any] | None:
+def _written_state(path: str) -> tuple[int, int, int, int, int] | None:
+    """What changes whenever PATH is written or replaced (device, inode, size, mtime, ctime:
+    the kernel sets ctime, no program can set it back); None when it does not exist."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _junit_counts(junit: str, parsed: dict[str, Any] | None,
+                  before: tuple[int, int, int, int, int] | None) -> dict[str, Any] | None:
+    """Counts from the JUnit report JUNIT, if the run wrote it: a report already there and
+    unchanged since the run started is another run's, and counts for nothing."""
+    if before is not None and _written_state(junit) == before:
+        warn(f"receipt run: warning: --junit {junit} was not written during this run (it "
+             f"is unchanged since before the command started); counts are from its output")
+        return parsed
     try:
         return counts_from_junit(read_bounded(junit, 256 << 20))
     except FileNotFoundError:

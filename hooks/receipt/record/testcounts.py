@@ -10,6 +10,11 @@ on the line, a regex, and how its groups map to counts. The last summary line se
 that runners printing one summary per binary or package (cargo, go test -v) are summed. pytest
 at ``-qq`` prints no summary, only progress lines: their marks count when no summary came.
 
+pytest prints its summary last: a summary-shaped line after it (a conftest's
+``pytest_unconfigure``, an ``atexit`` handler) is not pytest's and counts for nothing, unless
+pytest ran again in between (a session header or a progress line came: ``pytest a && pytest
+b``). A test printing such a line before the summary is overridden by the summary itself.
+
 The XML parser is imported only for ``--junit``.
 """
 
@@ -120,6 +125,10 @@ _GO_TEST = re.compile(r"^\s*--- (PASS|FAIL|SKIP): ")
 # then the progress, "..F.s  [ 40%]" (or "[2/5]" with console_output_style = count). Read only
 # when no summary line came, and only marks pytest prints: . F E s x X.
 _PYTEST_PROGRESS = re.compile(r"^(?P<marks>[.FEsxX]+)\s*\[\s*(?:\d+%|\d+/\d+)\]$")
+# What pytest prints only while a session runs: its header, a progress line at any verbosity
+# ("tests/test_a.py ..s  [ 40%]", "t.py::test_a PASSED  [100%]", classic style's "..s").
+_PYTEST_SESSION = re.compile(r"(?:\[\s*\d+%\]|\[\d+/\d+\])$|^=+ test session starts =+$"
+                             r"|^[.FEsxX]+$")
 _PROGRESS_MARKS = {".": "passed", "X": "passed", "F": "failed", "E": "errors",
                    "s": "skipped", "x": "skipped"}
 # node --test: the TAP reporter's "# pass 2" and the spec reporter's "\u2139 pass 2" lines.
@@ -167,6 +176,8 @@ class TestCounter:
         self._go = {"PASS": 0, "FAIL": 0, "SKIP": 0}
         self._node: dict[str, int] = {}
         self._progress: dict[str, int] = {}
+        # pytest's summary came and no session ran since: later summary lines are not its own
+        self._pytest_done = False
 
     @classmethod
     def for_command(cls, argv: Sequence[str]) -> TestCounter:
@@ -190,8 +201,14 @@ class TestCounter:
             if fmt.needle in line and self._reads(fmt.runner):
                 m = fmt.pattern.match(stripped if fmt.runner != "vitest" else line)
                 if m:
+                    if fmt.runner == "pytest":
+                        if self._pytest_done:
+                            return
+                        self._pytest_done = True
                     self._last = fmt.counts(m)
                     return
+        if self._pytest_done and self._reads("pytest") and _PYTEST_SESSION.search(stripped):
+            self._pytest_done = False  # pytest runs again: its next summary counts
         if stripped.endswith("]") and self._reads("pytest"):
             m = _PYTEST_PROGRESS.match(stripped)
             if m:
