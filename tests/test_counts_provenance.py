@@ -14,8 +14,8 @@ from conftest import Repo
 from conftest import built_template
 from conftest import copied
 
-from hooks.receipt.model import FAILED
-from hooks.receipt.testcounts import TestCounter
+from hooks.core.exits import FAILED
+from hooks.receipt.record.testcounts import TestCounter
 
 PY = sys.executable
 PYTEST = (PY, "-m", "pytest", "-p", "no:cacheprovider")

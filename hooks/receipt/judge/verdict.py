@@ -194,5 +194,5 @@ def _how_to_count(data: dict[str, Any]) -> str:
                 "(console_output_style = classic, -p no:terminal, or output sent elsewhere): "
                 "let pytest print its progress or summary (plain -q or -qq do), or run "
                 + quoted("receipt run --junit FILE -- pytest --junitxml=FILE ..."))
-    return ("use a runner whose summary receipt reads, or "
-            + quoted("receipt run --junit FILE -- ..."))
+    return ("use a runner whose summary receipt reads, set summary-pattern in the config to "
+            "read your own, or " + quoted("receipt run --junit FILE -- ..."))

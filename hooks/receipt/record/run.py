@@ -93,7 +93,7 @@ def run(
     junit_before = _written_state(junit) if junit else None
     sink = _LogSink(where.log_path)
     digest = hashlib.sha256()
-    counter = TestCounter.for_command(argv)
+    counter = TestCounter.for_command(argv, policy_file.summary_pattern)
     started = utc_now()
     t0 = time.monotonic()
     try:
