@@ -116,6 +116,11 @@ def run(
     finally:
         sink.discard()
     exit_code = outcome.exit_code
+    if sink.error is not None:  # a full disk: the log is not the output, so no receipt
+        warn(f"receipt run: cannot write the log {where.log_rel}: {_reason(sink.error)}; no "
+             f"receipt written (the command exited {exit_code}): free some space and run it "
+             f"again")
+        return exit_code
     duration = round(time.monotonic() - t0, 3)
     finished = utc_now()
 
@@ -159,8 +164,15 @@ def run(
         receipt = _signed(receipt, root)
     raw = (json.dumps(receipt, indent=2) + "\n").encode()
     _remember_valid(receipt, raw, paths)
-    atomic_write(where.receipt_path, raw)
-    atomic_write(keyed_path(where.receipt_path, judged), raw)
+    for path in (where.receipt_path, keyed_path(where.receipt_path, judged)):
+        try:
+            atomic_write(path, raw)  # all of it or none: no half-written receipt
+        except OSError as e:
+            shown = layout.repo_relative(root, path)
+            warn(f"receipt run: cannot write the receipt {shown}: {_reason(e)}; the log "
+                 f"{where.log_rel} is complete, but no receipt vouches for this run (the command "
+                 f"exited {exit_code}): free some space and run it again")
+            return exit_code
     _note(receipt, root)
     warn(_summary(receipt, where.receipt_rel))
     for note in stored.notes:
@@ -224,26 +236,36 @@ class _LogSink:
         self.path = path
         self.temp: str | None = None
         self.file: BinaryIO | None = None
+        self.error: OSError | None = None  # the write that failed; the log is incomplete
         if path is not None:
             fd, self.temp = tempfile.mkstemp(prefix=".test-output.", dir=os.path.dirname(path))
             self.file = os.fdopen(fd, "wb")
 
     def write(self, chunk: bytes) -> None:
-        if self.file is not None:
-            self.file.write(chunk)
+        if self.file is not None and self.error is None:
+            try:
+                self.file.write(chunk)
+            except OSError as e:  # a full disk: the command runs on, to its own exit code
+                self.error = e
 
     def close(self) -> None:
-        if self.file is not None and self.temp is not None and self.path is not None:
-            self.file.flush()
-            os.fsync(self.file.fileno())
-            self.file.close()
-            os.replace(self.temp, self.path)
+        if self.file is not None and self.temp is not None and self.path is not None \
+                and self.error is None:
+            try:
+                self.file.flush()
+                os.fsync(self.file.fileno())
+                self.file.close()
+                os.replace(self.temp, self.path)
+            except OSError as e:
+                self.error = e
+                return
             self.temp = None
 
     def discard(self) -> None:
         """After an error: no half-written temporary file is left behind."""
         if self.file is not None and not self.file.closed:
-            self.file.close()
+            with contextlib.suppress(OSError):  # its buffer cannot be flushed on a full disk
+                self.file.close()
         if self.temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self.temp)
@@ -258,6 +280,11 @@ def _warn_environments(environments: list[tuple[str, str]]) -> None:
     names = " ".join(d for d, _why in environments[:3])
     warn(f"receipt run: note: left out of the tested tree, as no project's files: {shown}{more}; "
          f"add them to .gitignore ({names}) to say so yourself")
+
+
+def _reason(error: OSError) -> str:
+    """'No space left on device', as the system says it."""
+    return error.strerror or str(error)
 
 
 def _warn_hidden(hidden: list[snapshot.Hidden]) -> None:
