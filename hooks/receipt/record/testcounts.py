@@ -15,6 +15,10 @@ pytest prints its summary last: a summary-shaped line after it (a conftest's
 pytest ran again in between (a session header or a progress line came: ``pytest a && pytest
 b``). A test printing such a line before the summary is overridden by the summary itself.
 
+Lines read as they accumulate (unittest, mocha, node, TAP, uvu, ava) are parsed in
+``TestCounter``. A project's own summary line (the config's ``summary-pattern``) is tried first
+on every line, and once it matched its last match is the result.
+
 The XML parser is imported only for ``--junit``.
 """
 
@@ -199,6 +203,7 @@ class TestCounter:
         CUSTOM: the project's own summary line (``summary-pattern``), read before the others."""
         self._on = frozenset(parsers) if parsers is not None else None
         self._custom = custom
+        self._own: Counts | None = None  # the last line CUSTOM matched: it wins
         self._tap: dict[str, int] = {}
         self._uvu: dict[str, int] = {}
         self._ava: dict[str, int] = {}
@@ -236,7 +241,7 @@ class TestCounter:
         if self._custom is not None:
             m = self._custom.search(stripped)
             if m:
-                self._last = custom_counts(m)
+                self._own = custom_counts(m)
                 return
         for fmt in SUMMARY_FORMATS:
             if fmt.needle in line and self._reads(fmt.runner):
@@ -361,6 +366,8 @@ class TestCounter:
 
     def result(self) -> Counts | None:
         self.close()
+        if self._own is not None:
+            return self._own
         if self._cargo_seen:
             passed, failed, ignored = self._cargo
             return _counts("cargo", passed, failed, ignored, 0)
