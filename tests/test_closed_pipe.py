@@ -53,8 +53,9 @@ MAINS: dict[str, Callable[[list[str]], int]] = {
     "receipt": cli.main, "no-inserted-skips": no_inserted_skips.main,
     "check-receipt": check_receipt.main}
 LISTINGS = [
-    "receipt skips --list-rules", "no-inserted-skips --list-rules", "receipt ledger list",
-    "receipt ledger check", "receipt --help", "receipt run --help", "receipt --version",
+    "receipt skips --list-rules", "no-inserted-skips --list-rules",
+    "receipt skips --explain SKP001", "receipt ledger list", "receipt ledger check",
+    "receipt --help", "receipt run --help", "receipt --version",
     "receipt contract", "receipt show", "receipt check", "receipt attest",
     "receipt verify --head", "check-receipt", "receipt skips tests/test_skipped.py",
     "no-inserted-skips tests/test_skipped.py",

@@ -13,7 +13,7 @@ from conftest import Repo
 from conftest import built_template
 from conftest import copied
 
-from hooks.core import config
+from hooks.core.errors import CONFIG_ERROR
 from hooks.core.exits import FAILED
 from hooks.receipt.record.testcounts import TestCounter
 from hooks.receipt.store.keyed import configured_argv
@@ -27,7 +27,6 @@ RERUN_CONFTEST = ("import pytest\n\n@pytest.hookimpl(tryfirst=True)\n"
                   "        return 'rerun', 'R', 'RERUN'\n")
 SUBTESTS = ("def test_each(subtests):\n    for i in range(2):\n"
             "        with subtests.test(i=i):\n            assert i < {limit}\n")
-CONFIG_ERROR = config.ConfigError("").code
 
 
 def _project(repo: Repo) -> None:
