@@ -16,12 +16,14 @@ PY = sys.executable
 
 
 @pytest.fixture
-def full_disk(repo: Repo) -> Iterator[Path]:
-    """artifacts/ on a 64 KiB tmpfs of its own, unmounted afterwards."""
+def full_disk(repo: Repo, request: pytest.FixtureRequest) -> Iterator[Path]:
+    """artifacts/ on a 64 KiB tmpfs of its own (mount options: the test's param, if any),
+    unmounted afterwards."""
     repo.commit("init")
     where = repo.path / "artifacts"
     where.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)],
+    options = getattr(request, "param", "size=64k")
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(where)],
                              capture_output=True, text=True, check=False)
     if mounted.returncode != 0:
         pytest.fail(f"a full disk needs a small filesystem, and tmpfs cannot be mounted here "
@@ -60,3 +62,14 @@ def test_a_receipt_that_does_not_fit_says_so_and_keeps_the_exit_code(repo: Repo,
                        "but no receipt vouches for this run (the command exited 0): free some "
                        "space and run it again\n")
     assert sorted(os.listdir(full_disk)) == ["filler", "test-output.log"]
+
+
+@pytest.mark.parametrize("full_disk", ["size=64k,nr_inodes=1"], indirect=True)
+def test_no_inode_for_the_log_says_so_and_keeps_the_exit_code(repo: Repo,
+                                                              full_disk: Path) -> None:
+    ran = repo.receipt("run", "--", *_printing(200, 5))
+    assert ran.code == 5, ran.err
+    assert ran.err == ("receipt run: cannot write the log artifacts/test-output.log: No space "
+                       "left on device; no receipt written (the command exited 5): free some "
+                       "space and run it again\n")
+    assert os.listdir(full_disk) == []

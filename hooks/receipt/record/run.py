@@ -238,7 +238,12 @@ class _LogSink:
         self.file: BinaryIO | None = None
         self.error: OSError | None = None  # the write that failed; the log is incomplete
         if path is not None:
-            fd, self.temp = tempfile.mkstemp(prefix=".test-output.", dir=os.path.dirname(path))
+            try:
+                fd, self.temp = tempfile.mkstemp(prefix=".test-output.",
+                                                 dir=os.path.dirname(path))
+            except OSError as e:  # no inode left: the command still runs, to its exit code
+                self.error = e
+                return
             self.file = os.fdopen(fd, "wb")
 
     def write(self, chunk: bytes) -> None:
