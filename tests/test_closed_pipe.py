@@ -62,8 +62,16 @@ LISTINGS = [
 ]
 
 
-@pytest.mark.parametrize("lines", [1, 0])
-@pytest.mark.parametrize("command", LISTINGS)
+# head -0 closes the pipe before the command writes; head -1 once it has read a line, while
+# the longer listings are still writing.
+PIPED = ([(command, 0) for command in LISTINGS]
+         + [(command, 1) for command in ("receipt skips --list-rules",
+                                         "no-inserted-skips --list-rules",
+                                         "receipt ledger list", "receipt skips --explain SKP001",
+                                         "no-inserted-skips tests/test_skipped.py")])
+
+
+@pytest.mark.parametrize(("command", "lines"), PIPED)
 def test_a_listing_piped_into_head_ends_as_if_read_whole(project: Repo, command: str,
                                                          lines: int) -> None:
     program, *args = shlex.split(command)
