@@ -121,6 +121,8 @@ OUTPUT_ONLY: dict[str, frozenset[str]] = {
         "--basetemp --setup-show --debug --trace-config "
         # plugins whose absence only removes output or a fixture (a test using it errors)
         "-p=no:cacheprovider -p=no:faulthandler -p=no:pastebin -p=no:junitxml -p=no:sugar "
+        # a plugin pytest loads by default, named again: it is loaded already
+        "-p=cacheprovider -p=faulthandler -p=pastebin -p=junitxml -p=logging -p=warnings "
         # ini values that only change the output (any value: the entry ends with '=')
         "-o=console_output_style= --override-ini=console_output_style= -o=junit_family= "
         "--override-ini=junit_family= -o=cache_dir= --override-ini=cache_dir="),
