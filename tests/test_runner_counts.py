@@ -63,7 +63,8 @@ def test_a_known_runner_without_its_summary_counts_nothing() -> None:
 @pytest.mark.parametrize(("argv", "parsers"), [
     (["python", "-m", "pytest"], {"pytest"}),
     (["go", "test", "./..."], {"go"}),
-    (["/bin/sh", "-c", "cd x && npm test"], {"jest", "vitest", "mocha", "node", "plain"}),
+    (["/bin/sh", "-c", "cd x && npm test"], {"jest", "vitest", "mocha", "node", "plain", "uvu",
+                                              "ava", "tap"}),
     (["make", "test"], None),
     ([PY, "-c", "print(1)"], None),
 ])

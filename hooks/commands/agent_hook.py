@@ -45,11 +45,13 @@ def build_parser() -> ArgumentParser:
 
 
 def _emit(answer: Answer) -> int:
+    from hooks.core.output import print_line
+    from hooks.core.output import write
+
     if answer.stdout:
-        sys.stdout.write(answer.stdout + "\n")
-        sys.stdout.flush()
+        print_line(answer.stdout)
     if answer.stderr:
-        sys.stderr.write(answer.stderr + "\n")
+        write(answer.stderr + "\n", sys.stderr)
     return answer.code
 
 

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from hooks.core.cmdline import own_command
 from hooks.core.cmdline import quoted
+from hooks.core.output import print_line
 
 CALC = '''def add(a, b):
     return a + b
@@ -85,13 +86,13 @@ class Demo:
 
     def sh(self, shown: str, argv: Sequence[str], expect: int | None = 0, quiet: bool = False,
            cwd: str | None = None) -> int:
-        print(f"\n$ {shown}", flush=True)
+        print_line(f"\n$ {shown}")
         proc = subprocess.run(argv, cwd=cwd or self.repo, env=self.env, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, check=False)
         text = proc.stdout.decode("utf-8", "replace").rstrip()
         if text and not quiet:
-            print("  " + text.replace("\n", "\n  "))
-        print(f"  [exit {proc.returncode}]", flush=True)
+            print_line("  " + text.replace("\n", "\n  "))
+        print_line(f"  [exit {proc.returncode}]")
         if expect is not None and proc.returncode != expect:
             self.failures.append(f"{quoted(shown)} exited {proc.returncode}, expected {expect}")
         return proc.returncode
@@ -103,7 +104,7 @@ class Demo:
             f.write(text)
 
     def step(self, title: str) -> None:
-        print(f"\n=== {title}", flush=True)
+        print_line(f"\n=== {title}")
 
     def run(self) -> int:
         py = sys.executable
@@ -122,7 +123,7 @@ class Demo:
                            (".pre-commit-config.yaml", _config())):
             self.write(name, text)
         shown = _config().rstrip().replace("\n", "\n  ")
-        print(f"\n.pre-commit-config.yaml:\n  {shown}")
+        print_line(f"\n.pre-commit-config.yaml:\n  {shown}")
         self.sh("pre-commit install", [py, "-m", "pre_commit", "install"])
         self.sh("git add -A", ["git", "add", "-A"])
 
@@ -155,12 +156,12 @@ class Demo:
         self.sh("git push origin main", ["git", "push", "-q", "origin", "main"], expect=1)
         self.sh("receipt check", [*receipt, "check"], expect=3)
 
-        print()
+        print_line()
         if self.failures:
             for failure in self.failures:
-                print(f"receipt demo: unexpected: {failure}")
+                print_line(f"receipt demo: unexpected: {failure}")
             return 1
-        print("receipt demo: every step behaved as described: no hypothesis, no src/ commit; "
+        print_line("receipt demo: every step behaved as described: no hypothesis, no src/ commit; "
               "no receipt, no push; a receipt vouches for one tree and no other; a skip needs "
               "a ticket and is shown.")
         return 0
@@ -170,15 +171,15 @@ def main(*, keep: bool = False) -> int:
     try:
         import pre_commit  # noqa: F401
     except ImportError:
-        print("receipt demo: the demo installs the hook with pre-commit, which is not installed "
-              "here: pip install 'receipt-hooks[demo]'")
+        print_line("receipt demo: the demo installs the hook with pre-commit, which is not "
+                   "installed here: pip install 'receipt-hooks[demo]'")
         return 1
     workdir = tempfile.mkdtemp(prefix="receipt-demo-")
     try:
         code = Demo(workdir).run()
     finally:
         if keep:
-            print(f"receipt demo: kept {workdir}")
+            print_line(f"receipt demo: kept {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
     return code

@@ -71,7 +71,7 @@ def detect_suite(root: str) -> str | None:
     if has("Cargo.toml"):
         return "cargo test"
     if has("go.mod"):
-        return "go test ./..."
+        return "go test -v ./..."  # plain go test prints no counts, only one line a package
     for makefile in ("Makefile", "makefile", "GNUmakefile"):
         path = os.path.join(root, makefile)
         if os.path.isfile(path):

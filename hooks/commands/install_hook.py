@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from hooks.core import git
 from hooks.core.cmdline import own_command
 from hooks.core.fileio import atomic_write
+from hooks.core.output import print_line
 from hooks.core.output import warn
 
 MARKER = "# installed by receipt-hooks (receipt install-hook)"
@@ -57,7 +58,7 @@ def install(*, force: bool, extra_args: Sequence[str]) -> int:
     if not _replaceable(path, force, "call 'check-receipt --git-pre-push' from it"):
         return 1
     _write_hook(path, hook_script(extra_args))
-    print(f"receipt install-hook: installed {os.path.relpath(path, root)}")
+    print_line(f"receipt install-hook: installed {os.path.relpath(path, root)}")
     return 0
 
 
@@ -73,7 +74,7 @@ def install_server(*, force: bool, extra_args: Sequence[str]) -> int:
             return 1
     for name, path in paths.items():
         _write_hook(path, hooks[name])
-        print(f"receipt install-hook: installed {path}")
+        print_line(f"receipt install-hook: installed {path}")
     return 0
 
 

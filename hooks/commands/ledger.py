@@ -7,6 +7,7 @@ import os
 
 from hooks.core import git
 from hooks.core.cmdline import describe
+from hooks.core.output import print_line
 from hooks.core.output import warn
 from hooks.core.times import utc_now
 from hooks.ledger import lines
@@ -87,7 +88,7 @@ def _add(args: argparse.Namespace, path: str, shown: str) -> int:
         entry["author"] = args.author
     code = _append_valid(entry, path, shown)
     if code == 0:
-        print(entry["id"])
+        print_line(str(entry["id"]))
     return code
 
 
@@ -102,7 +103,7 @@ def _resolve(args: argparse.Namespace, path: str, shown: str) -> int:
              "evidence": args.evidence}
     code = _append_valid(entry, path, shown)
     if code == 0:
-        print(f"{args.id}: {known[args.id]} -> {args.status}")
+        print_line(f"{args.id}: {known[args.id]} -> {args.status}")
     return code
 
 
@@ -112,13 +113,13 @@ def _list(args: argparse.Namespace, path: str, shown: str) -> int:
     for hid, entry, status in lines.hypotheses_with_status(parsed):
         if args.open and status != "unproven":
             continue
-        print(f"{hid:<12} {status:<9} {entry.get('ts', ''):<20} {entry.get('hypothesis', '')}")
+        print_line(f"{hid:<12} {status:<9} {entry.get('ts', ''):<20} {entry.get('hypothesis', '')}")
     return 0
 
 
 def _check(_args: argparse.Namespace, path: str, shown: str) -> int:
     if not os.path.lexists(path):
-        print(f"{shown}: no ledger yet; 'receipt ledger add' creates it")
+        print_line(f"{shown}: no ledger yet; 'receipt ledger add' creates it")
         return 0
     problems = store.invalid_lines(path, shown, store.memo_dir())
     if problems:
@@ -129,5 +130,5 @@ def _check(_args: argparse.Namespace, path: str, shown: str) -> int:
                         for number, text in problems], fmt="text", exit_code=1)
         return 1
     count = len(lines.split_lines(store.read_as_committed(path)))
-    print(f"{shown}: {count} lines, all valid")
+    print_line(f"{shown}: {count} lines, all valid")
     return 0

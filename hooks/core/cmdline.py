@@ -37,6 +37,14 @@ class ArgumentParser(argparse.ArgumentParser):
         self.described: tuple[str, Sequence[str], Sequence[str], bool] | None = None
         self._adding = False
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        import sys
+
+        from hooks.core.errors import write_text
+
+        if message:  # help, usage, --version: the one writer, a closed pipe the end of it
+            write_text(file if file is not None else sys.stderr, message)
+
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 

@@ -21,6 +21,7 @@ from hooks.core.errors import UserError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
     from hooks.core.git import RepoPaths
@@ -39,6 +40,8 @@ REQUIRE_TIP, REQUIRE_EVERY_COMMIT = "tip", "every-commit"
 FILE_KEYS: tuple[tuple[str, ...], ...] = (("ledger",), ("skips", "baseline"))
 FILE_KEY_DEFAULTS = (DEFAULT_LEDGER, DEFAULT_BASELINE)
 _GLOB_CHARACTERS = frozenset("*?[]\\")
+# The named groups a summary-pattern may have: the counts of a receipt's "tests".
+SUMMARY_GROUPS = ("passed", "failed", "skipped", "errors", "total")
 
 
 class ConfigError(UserError):
@@ -85,6 +88,16 @@ class Config:
         """Which commits need a receipt: "tip" (the newest of each pushed ref or range) or
         "every-commit" (every commit a push or range adds)."""
         return str(self.data.get("require", REQUIRE_TIP))
+
+    @property
+    def summary_pattern(self) -> re.Pattern[str] | None:
+        """The project's own test summary line (``summary-pattern``), checked when loaded."""
+        value = self.data.get("summary-pattern")
+        if not isinstance(value, str):
+            return None
+        import re
+
+        return re.compile(value)
 
     @property
     def ledger(self) -> str:
@@ -300,6 +313,26 @@ def _check(table: dict[str, Any], text: str, name: str, prefix: list[str | int])
     raise ConfigError(f"{name}:{line}: {key}: {message}{more}")
 
 
+def _summary_pattern(pattern: str, problems: list[tuple[list[str | int], str]]) -> None:
+    """``summary-pattern`` must compile and name its counts: passed or failed at least, and
+    only the groups the counter reads (a misspelt group would count nothing, silently)."""
+    import re
+
+    try:
+        groups = set(re.compile(pattern).groupindex)
+    except re.error as e:
+        problems.append((["summary-pattern"], f"not a regular expression: {pattern!r} ({e})"))
+        return
+    unknown = sorted(groups - set(SUMMARY_GROUPS))
+    if unknown:
+        problems.append((["summary-pattern"], f"names a group the counts have no place for: "
+                                              f"{', '.join(unknown)} (the groups: "
+                                              f"{', '.join(SUMMARY_GROUPS)})"))
+    elif not groups & {"passed", "failed"}:
+        problems.append((["summary-pattern"], f"has no named group passed or failed: "
+                                              f"{pattern!r} (e.g. (?P<passed>\\d+))"))
+
+
 def _semantic_problems(table: dict[str, Any]) -> list[tuple[list[str | int], str]]:
     """What the schema cannot say: regexes that do not compile, commands that do not split."""
     import re
@@ -332,6 +365,8 @@ def _semantic_problems(table: dict[str, Any]) -> list[tuple[list[str | int], str
         regex(["require-platform"], table["require-platform"])
     for i, pattern in enumerate(table.get("hypothesis-paths", [])):
         regex(["hypothesis-paths", i], pattern)
+    if "summary-pattern" in table:
+        _summary_pattern(table["summary-pattern"], problems)
     skips = table.get("skips", {})
     if "ticket-pattern" in skips:
         regex(["skips", "ticket-pattern"], skips["ticket-pattern"])

@@ -41,9 +41,11 @@ def say(message: str) -> None:
 
 
 def write_text(stream: TextIO | None, text: str) -> None:
-    """Write TEXT to STREAM. A character its encoding cannot hold (a non-UTF-8 byte kept as a
-    surrogate, under a strict encoding) is written as a backslash escape; a closed or broken
-    stream loses the text, never the exit code."""
+    """Write TEXT to STREAM: every command's output goes through here. A character its
+    encoding cannot hold (a non-UTF-8 byte kept as a surrogate, under a strict encoding) is
+    written as a backslash escape; a closed or broken stream loses the text, never the exit
+    code. A closed pipe (``receipt ledger list | head -1``) is the end of the output: the
+    command goes on to its own exit code, writing nothing more there."""
     try:
         if stream is None:
             return
@@ -53,8 +55,58 @@ def write_text(stream: TextIO | None, text: str) -> None:
             encoding = stream.encoding or "ascii"
             stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
         stream.flush()
+    except BrokenPipeError:
+        end_of_output(stream)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def write_bytes(data: bytes) -> None:
+    """Write DATA to stdout's bytes as ``write_text`` writes text (a command's own output)."""
+    out = getattr(sys.stdout, "buffer", None)  # None when receipt itself started with fd 1 closed
+    if out is None:
+        return
+    try:
+        out.write(data)
+        out.flush()
+    except BrokenPipeError:
+        end_of_output(sys.stdout)
+    except (OSError, ValueError):
+        pass
+
+
+def end_of_output(stream: TextIO | None) -> None:
+    """STREAM's reader has gone: point its descriptor at /dev/null, so that what is still
+    buffered, and whatever is written later, goes nowhere instead of failing again when Python
+    flushes it at exit (which would print a BrokenPipeError and exit 120)."""
+    try:
+        fd = stream.fileno() if stream is not None else -1
+    except (OSError, ValueError, AttributeError):
+        return
+    if fd < 0:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        os.dup2(devnull, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(devnull)
+
+
+def flush_output() -> None:
+    """Flush stdout and stderr before exit, a closed pipe read as the end of the output."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except BrokenPipeError:
+            end_of_output(stream)
+        except (OSError, ValueError, AttributeError):
+            pass
 
 
 def keep_standard_fds() -> None:
@@ -127,6 +179,8 @@ def guarded(prog: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
                 return INTERRUPTED
             except Exception as e:  # the promise is one line, never a traceback
                 return report_bug(prog, e)
+            finally:
+                flush_output()  # what is still buffered, before Python's own flush at exit
 
         run.__doc__ = main.__doc__
         return run

@@ -110,6 +110,12 @@ def print_findings(
         write("\n".join(lines) + "\n", stream)
 
 
+def print_line(text: str = "") -> None:
+    """One line of a command's output on stdout, through ``write`` (never ``print``: a closed
+    pipe must end the output, not the command)."""
+    write_text(sys.stdout, text + "\n")
+
+
 def write(text: str, stream: TextIO | None = None) -> None:
     """Write to stdout (or STREAM); a closed or broken stream loses output, never a verdict."""
     write_text(stream if stream is not None else sys.stdout, text)

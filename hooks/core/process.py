@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 
 from hooks.core import terminal
+from hooks.core.errors import write_bytes
 from hooks.core.text import AnsiStripper
 
 TYPE_CHECKING = False
@@ -65,14 +66,8 @@ class SignalForwarder:
 
 
 def write_terminal(data: bytes) -> None:
-    out = getattr(sys.stdout, "buffer", None)  # None when receipt itself started with fd 1 closed
-    if out is None:
-        return
-    try:
-        out.write(data)
-        out.flush()
-    except (BrokenPipeError, ValueError, OSError):
-        pass  # the log still gets every byte
+    """The command's output, echoed; the log still gets every byte when stdout is closed."""
+    write_bytes(data)
 
 
 class Outcome:

@@ -6,6 +6,7 @@ import re
 
 from hooks.core.output import Finding
 from hooks.core.output import print_findings
+from hooks.core.output import print_line
 from hooks.skips.filescan import FileScan
 from hooks.skips.filescan import Hit
 
@@ -33,15 +34,15 @@ def report(results: list[tuple[Hit, FileScan]], *, allow: bool, ticket: str, fmt
         return code
     print_findings(findings, fmt=fmt, exit_code=code)
     for line in allowed:
-        print(line)
+        print_line(line)
     if findings:
         files = len({f.path for f in findings})
-        print(f"{prog}: {sum(f.kind != 'allowance' for f in findings)} finding(s) in {files} "
+        print_line(f"{prog}: {sum(f.kind != 'allowance' for f in findings)} finding(s) in {files} "
               f"file(s){f', {len(allowed)} allowed' if allowed else ''}: fix the test instead "
               f"of skipping it, or justify one on the line or the line above with a comment "
               f"'receipt: allow SKPnnn -- <ticket> <reason>'")
     elif allowed:
-        print(f"{prog}: no findings; {len(allowed)} allowed (listed above)")
+        print_line(f"{prog}: no findings; {len(allowed)} allowed (listed above)")
     return code
 
 
@@ -51,7 +52,7 @@ def list_rules() -> int:
     from hooks.skips.rules import RULE_TITLES
 
     for rule_id, title in RULE_TITLES.items():
-        print(f"{rule_id}  {title}")
+        print_line(f"{rule_id}  {title}")
         seen: set[int] = set()
         for pack in all_packs():
             for rule in pack.rules:
@@ -62,10 +63,10 @@ def list_rules() -> int:
                 shown = next((ln.strip() for ln in example if rule.pattern.search(ln)),
                              example[0].strip())
                 off = " (opt-in: --enable " + rule.id + ")" if rule.opt_in else ""
-                print(f"  {pack.name:<11} {rule.message}{off}\n  {'':<11} e.g. {shown}")
+                print_line(f"  {pack.name:<11} {rule.message}{off}\n  {'':<11} e.g. {shown}")
         for rule in CHANGE_RULES:
             if rule.id == rule_id:
-                print(f"  {'any':<11} {rule.message}\n  {'':<11} e.g. "
+                print_line(f"  {'any':<11} {rule.message}\n  {'':<11} e.g. "
                       f"{rule.before.strip().splitlines()[-1].strip() if rule.before else ''}"
                       f" removed" + (f"\n  {'':<11} why: {rule.why}" if rule.why else ""))
     return 0

@@ -52,7 +52,11 @@ _JS_LONG = _set(
     "--testTimeout --rootDir --roots --testMatch --testRegex --changedSince --seed "
     "--coverageReporters --coverageDirectory --project --root --dir --pool --environment "
     "--exclude --grep --fgrep --require --timeout --slow --jobs --ui --spec --ignore --file "
-    "--extension --reporter-option --reporter-options --preload --rerun-each")
+    "--extension --reporter-option --reporter-options --preload --rerun-each "
+    "--testFailureExitCode --setupFiles --setupFilesAfterEnv --testEnvironment --env "
+    "--globalSetup --globalTeardown --preset --testRunner --runner --testSequencer --filter "
+    "--maxConcurrency --moduleNameMapper --transform --resolver --coverageThreshold --retry "
+    "--retries --hookTimeout --teardownTimeout --mode --sequence.seed --projects --ui")
 SYNTAX: dict[str, Syntax] = {
     "pytest": Syntax(
         short_values="kmpcoWrn", dashdash_positional=True, env_args=("PYTEST_ADDOPTS",),
@@ -63,7 +67,8 @@ SYNTAX: dict[str, Syntax] = {
             "--log-file-level --log-cli-level --override-ini --cov-report --cov-config "
             "--cov-fail-under --html --report-log --json-report-file --timeout --dist "
             "--numprocesses --maxprocesses --randomly-seed --lfnf --last-failed-no-failures "
-            "--verbosity")),
+            "--verbosity --pythonwarnings --assert --reruns --reruns-delay --only-rerun --count "
+            "--timeout-method --random-order-bucket --random-order-seed")),
     "unittest": Syntax(short_values="kspt", long_values=_set("--durations"),
                        commands=_set("discover")),
     "jest": Syntax(short_values="tcw", long_values=_JS_LONG, camel_case=True),
@@ -81,11 +86,11 @@ SYNTAX: dict[str, Syntax] = {
     "go": Syntax(single_dash_long=True, env_args=("GOFLAGS",), long_values=_set(
         "-run -skip -count -timeout -tags -p -cpu -coverprofile -covermode -coverpkg -bench "
         "-benchtime -list -o -exec -parallel -shuffle -vet -ldflags -gcflags -mod -C -fuzz "
-        "-fuzztime")),
+        "-fuzztime -overlay -toolexec -asmflags -modfile -pgo")),
     "cargo": Syntax(short_values="pjF", long_values=_set(
         "--package --exclude --test --bin --example --bench --features --target --target-dir "
         "--manifest-path --jobs --profile --color --message-format --skip --test-threads "
-        "--format --config")),
+        "--format --config --shuffle-seed")),
 }
 DEFAULT_SYNTAX = Syntax()
 
@@ -100,41 +105,44 @@ RUNNER_VARIABLES = tuple(sorted({name for s in SYNTAX.values() for name in s.env
                                 | set(ENV_AS_OPTION) | set(INTERPRETER_VARIABLES)))
 
 # What only changes how the results are shown or written down, by runner; dropped when two
-# commands are compared. An entry "-p=no:cacheprovider" is one option with one value.
+# commands are compared. A flag is here only if it cannot change which tests run or what they
+# return, or can only make a run stricter (a run that passed with it passes without it: -x,
+# --strict-markers, jest --ci but not --ci=false). Order, isolation, warnings filters, plugins,
+# timeouts, retries, snapshots and build settings change outcomes: narrowing.OUTCOME. An entry
+# "-p=no:cacheprovider" is one option with one value.
 OUTPUT_ONLY: dict[str, frozenset[str]] = {
     "pytest": _set(
         "-q --quiet -v --verbose --verbosity -r -l --showlocals --tb --color --code-highlight "
         "--junitxml --junit-xml --junit-prefix --durations --durations-min --no-header "
         "--no-summary --disable-warnings --disable-pytest-warnings -s --capture --full-trace "
         "--html --self-contained-html --report-log --json-report --json-report-file "
-        # order and stop-on-failure: a run that passed ran every selected test
-        "--ff --failed-first --nf --new-first -x --exitfirst --maxfail "
-        # where and how test modules are imported and temporary files kept
-        "--import-mode --basetemp -W --pythonwarnings --strict-markers --strict-config "
-        "--runxfail --setup-show --debug --trace-config "
-        # plugins that select nothing: caching, warnings capture, reporting, ordering
-        "-p=no:cacheprovider -p=no:warnings -p=no:faulthandler -p=no:pastebin "
-        "-p=no:junitxml -p=no:logging -p=no:randomly -p=no:sugar -p=no:cov -p=no:xdist "
+        # stop-on-failure and strictness: a run that passed ran every selected test
+        "-x --exitfirst --maxfail --strict-markers --strict-config "
+        "--basetemp --setup-show --debug --trace-config "
+        # plugins whose absence only removes output or a fixture (a test using it errors)
+        "-p=no:cacheprovider -p=no:faulthandler -p=no:pastebin -p=no:junitxml -p=no:sugar "
+        # a plugin pytest loads by default, named again: it is loaded already
+        "-p=cacheprovider -p=faulthandler -p=pastebin -p=junitxml -p=logging -p=warnings "
         # ini values that only change the output (any value: the entry ends with '=')
         "-o=console_output_style= --override-ini=console_output_style= -o=junit_family= "
         "--override-ini=junit_family= -o=cache_dir= --override-ini=cache_dir="),
     "unittest": _set("-v --verbose -q --quiet -b --buffer --locals -c --catch --durations "
                       "discover -f --failfast"),
-    "jest": _set("--silent --verbose --colors --no-colors --ci --json --outputFile --reporters "
-                  "--useStderr --noStackTrace --expand --logHeapUsage "
-                  # how and in what order it runs; a passing --bail run ran everything
+    "jest": _set("--silent --verbose --colors --no-colors --ci=true --json --outputFile "
+                  "--reporters --useStderr --noStackTrace --expand --logHeapUsage "
+                  # how many workers; jest isolates every test file whichever it uses
                   "-i --runInBand --bail --detectOpenHandles --forceExit --no-cache "
                   "--cache=false -w --maxWorkers --watchAll=false --watch=false"),
     "vitest": _set("run --run --reporter --outputFile --silent --color --no-color "
                     "--hideSkippedTests --bail --no-file-parallelism --maxWorkers --minWorkers "
-                    "--pool --no-isolate --watch=false"),
+                    "--watch=false"),
     "mocha": _set("-R --reporter -O --reporter-option --reporter-options -c --color --colors "
                    "--no-color --no-colors --diff --full-trace --inline-diffs -b --bail --exit "
-                   "--no-exit --parallel -j --jobs"),
+                   "--no-exit -j --jobs"),
     "node": _set("--test-reporter --test-reporter-destination"),
     "bun": _set("--reporter --reporter-outfile"),
     # -count=1 only bypasses the test cache; -failfast stops only on a failure
-    "go": _set("-v -json -count=1 -failfast -timeout -p -parallel -shuffle -race -vet"),
+    "go": _set("-v -json -count=1 -failfast -p -parallel -shuffle=off -x"),
     "cargo": _set("-q --quiet -v --verbose --color --message-format --nocapture --no-capture "
                    "--show-output --format -j --jobs --no-fail-fast --target-dir"),
 }
@@ -224,10 +232,17 @@ def read_args(inv: Invocation) -> list[Arg]:
     return found + _read(inv.args, syntax)
 
 
+def output_only(arg: Arg, kind: str) -> bool:
+    """ARG only changes how runner KIND shows or writes down its results (see OUTPUT_ONLY)."""
+    return _output_only(arg, OUTPUT_ONLY.get(kind, frozenset()))
+
+
 def _output_only(arg: Arg, dropped: frozenset[str]) -> bool:
     if arg.option is None:
         return False
     if arg.option in dropped or f"{arg.option}={arg.value}" in dropped:
+        return True
+    if arg.value is None and f"{arg.option}=true" in dropped:  # --ci is --ci=true
         return True
     name, eq, _ = (arg.value or "").partition("=")  # -o NAME=VALUE: any value of NAME
     return bool(eq) and f"{arg.option}={name}=" in dropped

@@ -198,7 +198,8 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     result = CheckResult(commits, findings, shown, loaded if files else None)
     judge = Judge(root, receipt_path, memo, policy, policy_file, result)
     judge.files = files
-    judge.tamper = Tamper(root, shown, require_log, memo) if files else None
+    judge.tamper = Tamper(root, shown, require_log, memo,
+                          policy_file.summary_pattern) if files else None
     judge.signers = signers
     judge.noted = NotedReceipts(commits, root, policy_file.ignore, shown,
                                 tuple(notes_revs or (NOTES_REF,)))

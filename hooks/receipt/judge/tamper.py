@@ -23,6 +23,7 @@ from hooks.receipt.store.layout import rerun_hint
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 CHUNK = 1 << 20
@@ -30,8 +31,9 @@ CHUNK = 1 << 20
 
 class Tamper:
     def __init__(self, root: str, receipt_shown: str, require_log: bool,
-                 memo: str | None = None) -> None:
+                 memo: str | None = None, summary_pattern: re.Pattern[str] | None = None) -> None:
         self.root = root
+        self.summary_pattern = summary_pattern  # the config's: the log is counted as run counted
         self.receipt_shown = receipt_shown
         self.require_log = require_log
         self.memo = memo  # agreements remembered, like schema validations: see _stamp
@@ -56,7 +58,8 @@ class Tamper:
             return []
         argv = data.get("argv")
         why = mismatch(path, output, data.get("tests"),
-                       [str(a) for a in argv] if isinstance(argv, list) else [])
+                       [str(a) for a in argv] if isinstance(argv, list) else [],
+                       self.summary_pattern)
         if not why:
             if stamp:
                 from hooks.core.schemas import remember_valid
@@ -113,13 +116,15 @@ def _sha256(path: str) -> str:
     return digest.hexdigest()
 
 
-def mismatch(path: str, output: dict[str, Any], tests: object, argv: Sequence[str]) -> str:
+def mismatch(path: str, output: dict[str, Any], tests: object, argv: Sequence[str],
+             summary_pattern: re.Pattern[str] | None = None) -> str:
     """What differs between the log at PATH and the receipt's OUTPUT and TESTS; '' if nothing.
-    The log is counted as ``receipt run`` counted it: by the parser of ARGV's runner."""
+    The log is counted as ``receipt run`` counted it: by the parser of ARGV's runner and the
+    config's SUMMARY_PATTERN."""
     from hooks.receipt.record.testcounts import TestCounter
 
     digest = hashlib.sha256()
-    counter = TestCounter.for_command(argv)
+    counter = TestCounter.for_command(argv, summary_pattern)
     size = 0
     with open(path, "rb") as log:
         for chunk in iter(lambda: log.read(CHUNK), b""):

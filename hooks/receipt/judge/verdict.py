@@ -21,6 +21,7 @@ from hooks.core.output import Finding
 from hooks.core.times import format_age
 from hooks.core.times import parse_utc
 from hooks.receipt.command.narrowing import narrowing_flags
+from hooks.receipt.command.narrowing import outcome_flags
 from hooks.receipt.store.keyed import judged_argv
 from hooks.receipt.store.layout import rerun_hint
 
@@ -135,6 +136,12 @@ def evaluate(
             add(OFF_POLICY, "narrowed",
                 f"{ran} runs only part of the suite ({', '.join(flags)}; {shown_path}): "
                 f"run the whole suite, or pass --allow-narrowing if that is the policy")
+        changed = outcome_flags(argv)
+        if changed:
+            add(OFF_POLICY, "outcome-changed",
+                f"{ran} changes what the suite's tests return ({', '.join(changed)}; "
+                f"{shown_path}): run the suite without them (or configure test-command with "
+                f"them), or pass --allow-narrowing if that is the policy")
     return findings
 
 
@@ -187,5 +194,5 @@ def _how_to_count(data: dict[str, Any]) -> str:
                 "(console_output_style = classic, -p no:terminal, or output sent elsewhere): "
                 "let pytest print its progress or summary (plain -q or -qq do), or run "
                 + quoted("receipt run --junit FILE -- pytest --junitxml=FILE ..."))
-    return ("use a runner whose summary receipt reads, or "
-            + quoted("receipt run --junit FILE -- ..."))
+    return ("use a runner whose summary receipt reads, set summary-pattern in the config to "
+            "read your own, or " + quoted("receipt run --junit FILE -- ..."))

@@ -90,9 +90,10 @@ def run(
     split = shards.selection_for_run(shard, argv)
     collected = shards.collection(split, argv, cwd) if split is not None else None
 
+    junit_before = _written_state(junit) if junit else None
     sink = _LogSink(where.log_path)
     digest = hashlib.sha256()
-    counter = TestCounter.for_command(argv)
+    counter = TestCounter.for_command(argv, policy_file.summary_pattern)
     started = utc_now()
     t0 = time.monotonic()
     try:
@@ -115,6 +116,11 @@ def run(
     finally:
         sink.discard()
     exit_code = outcome.exit_code
+    if sink.error is not None:  # a full disk: the log is not the output, so no receipt
+        warn(f"receipt run: cannot write the log {where.log_rel}: {_reason(sink.error)}; no "
+             f"receipt written (the command exited {exit_code}): free some space and run it "
+             f"again")
+        return exit_code
     duration = round(time.monotonic() - t0, 3)
     finished = utc_now()
 
@@ -122,7 +128,7 @@ def run(
     hidden = list(dict.fromkeys(before.hidden + after.hidden))
     tests = counter.result()
     if junit:
-        tests = _junit_counts(junit, tests)
+        tests = _junit_counts(junit, tests, junit_before)
 
     receipt: dict[str, Any] = {
         "schema": layout.SCHEMA_ID,
@@ -158,8 +164,15 @@ def run(
         receipt = _signed(receipt, root)
     raw = (json.dumps(receipt, indent=2) + "\n").encode()
     _remember_valid(receipt, raw, paths)
-    atomic_write(where.receipt_path, raw)
-    atomic_write(keyed_path(where.receipt_path, judged), raw)
+    for path in (where.receipt_path, keyed_path(where.receipt_path, judged)):
+        try:
+            atomic_write(path, raw)  # all of it or none: no half-written receipt
+        except OSError as e:
+            shown = layout.repo_relative(root, path)
+            warn(f"receipt run: cannot write the receipt {shown}: {_reason(e)}; the log "
+                 f"{where.log_rel} is complete, but no receipt vouches for this run (the command "
+                 f"exited {exit_code}): free some space and run it again")
+            return exit_code
     _note(receipt, root)
     warn(_summary(receipt, where.receipt_rel))
     for note in stored.notes:
@@ -223,26 +236,41 @@ class _LogSink:
         self.path = path
         self.temp: str | None = None
         self.file: BinaryIO | None = None
+        self.error: OSError | None = None  # the write that failed; the log is incomplete
         if path is not None:
-            fd, self.temp = tempfile.mkstemp(prefix=".test-output.", dir=os.path.dirname(path))
+            try:
+                fd, self.temp = tempfile.mkstemp(prefix=".test-output.",
+                                                 dir=os.path.dirname(path))
+            except OSError as e:  # no inode left: the command still runs, to its exit code
+                self.error = e
+                return
             self.file = os.fdopen(fd, "wb")
 
     def write(self, chunk: bytes) -> None:
-        if self.file is not None:
-            self.file.write(chunk)
+        if self.file is not None and self.error is None:
+            try:
+                self.file.write(chunk)
+            except OSError as e:  # a full disk: the command runs on, to its own exit code
+                self.error = e
 
     def close(self) -> None:
-        if self.file is not None and self.temp is not None and self.path is not None:
-            self.file.flush()
-            os.fsync(self.file.fileno())
-            self.file.close()
-            os.replace(self.temp, self.path)
+        if self.file is not None and self.temp is not None and self.path is not None \
+                and self.error is None:
+            try:
+                self.file.flush()
+                os.fsync(self.file.fileno())
+                self.file.close()
+                os.replace(self.temp, self.path)
+            except OSError as e:
+                self.error = e
+                return
             self.temp = None
 
     def discard(self) -> None:
         """After an error: no half-written temporary file is left behind."""
         if self.file is not None and not self.file.closed:
-            self.file.close()
+            with contextlib.suppress(OSError):  # its buffer cannot be flushed on a full disk
+                self.file.close()
         if self.temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self.temp)
@@ -257,6 +285,11 @@ def _warn_environments(environments: list[tuple[str, str]]) -> None:
     names = " ".join(d for d, _why in environments[:3])
     warn(f"receipt run: note: left out of the tested tree, as no project's files: {shown}{more}; "
          f"add them to .gitignore ({names}) to say so yourself")
+
+
+def _reason(error: OSError) -> str:
+    """'No space left on device', as the system says it."""
+    return error.strerror or str(error)
 
 
 def _warn_hidden(hidden: list[snapshot.Hidden]) -> None:
@@ -296,7 +329,24 @@ def _note(receipt: dict[str, Any], root: str) -> None:
              f"{e}")
 
 
-def _junit_counts(junit: str, parsed: dict[str, Any] | None) -> dict[str, Any] | None:
+def _written_state(path: str) -> tuple[int, int, int, int, int] | None:
+    """What changes whenever PATH is written or replaced (device, inode, size, mtime, ctime:
+    the kernel sets ctime, no program can set it back); None when it does not exist."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _junit_counts(junit: str, parsed: dict[str, Any] | None,
+                  before: tuple[int, int, int, int, int] | None) -> dict[str, Any] | None:
+    """Counts from the JUnit report JUNIT, if the run wrote it: a report already there and
+    unchanged since the run started is another run's, and counts for nothing."""
+    if before is not None and _written_state(junit) == before:
+        warn(f"receipt run: warning: --junit {junit} was not written during this run (it "
+             f"is unchanged since before the command started); counts are from its output")
+        return parsed
     try:
         return counts_from_junit(read_bounded(junit, 256 << 20))
     except FileNotFoundError:

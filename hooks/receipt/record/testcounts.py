@@ -10,6 +10,15 @@ on the line, a regex, and how its groups map to counts. The last summary line se
 that runners printing one summary per binary or package (cargo, go test -v) are summed. pytest
 at ``-qq`` prints no summary, only progress lines: their marks count when no summary came.
 
+pytest prints its summary last: a summary-shaped line after it (a conftest's
+``pytest_unconfigure``, an ``atexit`` handler) is not pytest's and counts for nothing, unless
+pytest ran again in between (a session header or a progress line came: ``pytest a && pytest
+b``). A test printing such a line before the summary is overridden by the summary itself.
+
+Lines read as they accumulate (unittest, mocha, node, TAP, uvu, ava) are parsed in
+``TestCounter``. A project's own summary line (the config's ``summary-pattern``) is tried first
+on every line, and once it matched its last match is the result.
+
 The XML parser is imported only for ``--junit``.
 """
 
@@ -21,6 +30,7 @@ from collections.abc import Collection
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hooks.core.config import SUMMARY_GROUPS
 from hooks.core.text import LineBuffer
 from hooks.core.text import visible
 
@@ -38,6 +48,15 @@ def _words(line: str) -> dict[str, int]:
     return {word: int(n) for n, word in re.findall(r"(\d+) ([a-z]+)", line)}
 
 
+def _items(body: str) -> dict[str, int]:
+    """'1 failed, 2 passed, 1 rerun, 2 subtests passed' -> each 'N words' item by its words."""
+    found: dict[str, int] = {}
+    for item in body.split(","):
+        n, _, words = item.strip().partition(" ")
+        found[words] = found.get(words, 0) + int(n)
+    return found
+
+
 def _counts(runner: str, passed: int, failed: int, skipped: int, errors: int,
             total: int | None = None) -> Counts:
     return {
@@ -51,8 +70,11 @@ def _counts(runner: str, passed: int, failed: int, skipped: int, errors: int,
 
 
 def _pytest(m: re.Match[str]) -> Counts:
-    w = _words(m.group("body"))
-    return _counts("pytest", w.get("passed", 0) + w.get("xpassed", 0), w.get("failed", 0),
+    """Tests by their outcome; items that count no test (deselected, warnings, reruns,
+    subtests passed or skipped) are left out, but a failed subtest is a failure."""
+    w = _items(m.group("body"))
+    failed = sum(n for words, n in w.items() if words.endswith("failed") and words != "xfailed")
+    return _counts("pytest", w.get("passed", 0) + w.get("xpassed", 0), failed,
                    w.get("skipped", 0) + w.get("xfailed", 0),
                    w.get("error", 0) + w.get("errors", 0))
 
@@ -86,8 +108,9 @@ class SummaryFormat:
 SUMMARY_FORMATS: tuple[SummaryFormat, ...] = (
     SummaryFormat(
         "pytest", " in ",
-        re.compile(r"^(?:=+ )?(?P<body>(?:\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|"
-                   r"errors?|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?(?: =+)?$"),
+        # by its shape, any "N word" items: plugins add their own (1 rerun, 2 subtests passed)
+        re.compile(r"^(?:=+ )?(?P<body>\d+ [a-z]+(?: [a-z]+)*(?:, \d+ [a-z]+(?: [a-z]+)*)*)"
+                   r" in [\d.]+s(?: \([^)]*\))?(?: =+)?$"),
         _pytest,
     ),
     SummaryFormat(
@@ -119,12 +142,31 @@ _GO_TEST = re.compile(r"^\s*--- (PASS|FAIL|SKIP): ")
 # pytest's progress lines, all it prints at -qq (or -q with addopts = "-q"): one mark per test
 # then the progress, "..F.s  [ 40%]" (or "[2/5]" with console_output_style = count). Read only
 # when no summary line came, and only marks pytest prints: . F E s x X.
-_PYTEST_PROGRESS = re.compile(r"^(?P<marks>[.FEsxX]+)\s*\[\s*(?:\d+%|\d+/\d+)\]$")
+_PYTEST_PROGRESS = re.compile(r"^(?P<marks>[.A-Za-z]+)\s*\[\s*(?:\d+%|\d+/\d+)\]$")
+# What pytest prints only while a session runs: its header, a progress line at any verbosity
+# ("tests/test_a.py ..s  [ 40%]", "t.py::test_a PASSED  [100%]", classic style's "..s").
+_PYTEST_SESSION = re.compile(r"(?:\[\s*\d+%\]|\[\d+/\d+\])$|^=+ test session starts =+$"
+                             r"|^[.FEsxX]+$")
 _PROGRESS_MARKS = {".": "passed", "X": "passed", "F": "failed", "E": "errors",
                    "s": "skipped", "x": "skipped"}
 # node --test: the TAP reporter's "# pass 2" and the spec reporter's "\u2139 pass 2" lines.
 _NODE = re.compile(r"^(?:#|\u2139) (tests|pass|fail|cancelled|skipped|todo|duration_ms) "
                    r"(\d+)(?:\.\d+)?$")
+# Any TAP producer's closing comments (tape, zora, node-tap): "# tests 3", "# pass  2",
+# "# fail  1", "# skip 1", "# todo 1".
+_TAP = re.compile(r"^# (tests|pass|fail|skip|todo)\s+(\d+)$")
+# uvu: "Total:     44", "Passed:    44", "Skipped:   0" on lines of their own or on one.
+_UVU = re.compile(r"(Total|Passed|Skipped):\s+(\d+)")
+_UVU_LINE = re.compile(r"^(?:(?:Total|Passed|Skipped|Duration):\s+\S+\s*)+$")
+# ava: "2 tests passed", "1 test failed", "1 known failure", "1 uncaught exception", ...
+_AVA = re.compile(r"^(\d+) (tests? (?:passed|failed|skipped|todo)|known failures?|"
+                  r"uncaught exceptions?|unhandled rejections?|tests? remained pending)$")
+# How ava's closing words count: a known failure is an expected one (as pytest's xfailed).
+_AVA_KINDS = {"passed": "passed", "failed": "failed", "skipped": "skipped", "todo": "skipped",
+              "failure": "skipped", "failures": "skipped", "pending": "failed"}
+# go test -json: one event per line; a test's last event says how it ended.
+_GO_JSON = re.compile(r'"Action":\s*"(pass|fail|skip)"')
+_GO_JSON_TEST = re.compile(r'"Test":\s*"')
 
 # The parsers that read each runner's output, by the runner the command starts (see
 # hooks.receipt.command.invocation); a package script may run any JavaScript runner.
@@ -133,7 +175,7 @@ PARSERS: dict[str, frozenset[str]] = {
     "jest": frozenset({"jest"}), "vitest": frozenset({"vitest"}),
     "mocha": frozenset({"mocha"}), "go": frozenset({"go"}), "cargo": frozenset({"cargo"}),
     "node": frozenset({"node"}), "bun": frozenset(),
-    "script": frozenset({"jest", "vitest", "mocha", "node", "plain"}),
+    "script": frozenset({"jest", "vitest", "mocha", "node", "plain", "uvu", "ava", "tap"}),
 }
 
 
@@ -155,9 +197,16 @@ class TestCounter:
 
     __test__ = False  # not a pytest test class, despite the name
 
-    def __init__(self, parsers: Collection[str] | None = None) -> None:
-        """PARSERS: the runners whose summaries count (``parsers_for(argv)``); None: all."""
+    def __init__(self, parsers: Collection[str] | None = None,
+                 custom: re.Pattern[str] | None = None) -> None:
+        """PARSERS: the runners whose summaries count (``parsers_for(argv)``); None: all.
+        CUSTOM: the project's own summary line (``summary-pattern``), read before the others."""
         self._on = frozenset(parsers) if parsers is not None else None
+        self._custom = custom
+        self._own: Counts | None = None  # the last line CUSTOM matched: it wins
+        self._tap: dict[str, int] = {}
+        self._uvu: dict[str, int] = {}
+        self._ava: dict[str, int] = {}
         self._lines = LineBuffer(_MAX_LINE)
         self._last: Counts | None = None
         self._unittest_ran: int | None = None
@@ -167,10 +216,13 @@ class TestCounter:
         self._go = {"PASS": 0, "FAIL": 0, "SKIP": 0}
         self._node: dict[str, int] = {}
         self._progress: dict[str, int] = {}
+        # pytest's summary came and no session ran since: later summary lines are not its own
+        self._pytest_done = False
 
     @classmethod
-    def for_command(cls, argv: Sequence[str]) -> TestCounter:
-        return cls(parsers_for(argv))
+    def for_command(cls, argv: Sequence[str],
+                    custom: re.Pattern[str] | None = None) -> TestCounter:
+        return cls(parsers_for(argv), custom)
 
     def _reads(self, runner: str) -> bool:
         return self._on is None or runner in self._on
@@ -186,18 +238,30 @@ class TestCounter:
     def _line(self, raw: bytes) -> None:
         line = visible(raw.decode("utf-8", "replace"))
         stripped = line.strip()
+        if self._custom is not None:
+            m = self._custom.search(stripped)
+            if m:
+                self._own = custom_counts(m)
+                return
         for fmt in SUMMARY_FORMATS:
             if fmt.needle in line and self._reads(fmt.runner):
                 m = fmt.pattern.match(stripped if fmt.runner != "vitest" else line)
                 if m:
+                    if fmt.runner == "pytest":
+                        if self._pytest_done:
+                            return
+                        self._pytest_done = True
                     self._last = fmt.counts(m)
                     return
+        if self._pytest_done and self._reads("pytest") and _PYTEST_SESSION.search(stripped):
+            self._pytest_done = False  # pytest runs again: its next summary counts
         if stripped.endswith("]") and self._reads("pytest"):
             m = _PYTEST_PROGRESS.match(stripped)
             if m:
                 for mark in m.group("marks"):
-                    kind = _PROGRESS_MARKS[mark]
-                    self._progress[kind] = self._progress.get(kind, 0) + 1
+                    kind = _PROGRESS_MARKS.get(mark)
+                    if kind is not None:
+                        self._progress[kind] = self._progress.get(kind, 0) + 1
                 return
         if self._reads("unittest"):
             m = _UNITTEST_RAN.match(stripped)
@@ -222,6 +286,19 @@ class TestCounter:
             m = _NODE.match(stripped)
             if m:
                 self._node_line(m.group(1), int(m.group(2)))
+        if line.startswith("# ") and self._reads("tap"):  # node's TAP lines are TAP too
+            m = _TAP.match(stripped)
+            if m:
+                self._tap_line(m.group(1), int(m.group(2)))
+        if line.startswith(("# ", "\u2139 ")):
+            return
+        if ":" in stripped and self._reads("uvu") and _UVU_LINE.match(stripped):
+            self._uvu_line(stripped)
+            return
+        if stripped[:1].isdigit() and self._reads("ava"):
+            m = _AVA.match(stripped)
+            if m:
+                self._ava_line(m.group(2), int(m.group(1)))
                 return
         if line.startswith("test result: ") and self._reads("cargo"):
             m = _CARGO.match(line)
@@ -234,6 +311,39 @@ class TestCounter:
             m = _GO_TEST.match(line)
             if m:
                 self._go[m.group(1)] += 1
+        elif line.startswith("{") and self._reads("go") and _GO_JSON_TEST.search(line):
+            m = _GO_JSON.search(line)
+            if m:
+                self._go[m.group(1).upper()] += 1
+
+    def _tap_line(self, name: str, value: int) -> None:
+        if name == "tests":  # the first line of a summary: a new one starts
+            self._tap = {}
+        self._tap[name] = value
+        t = self._tap
+        self._last = _counts("tap", t.get("pass", 0), t.get("fail", 0),
+                             t.get("skip", 0) + t.get("todo", 0), 0,
+                             total=t.get("tests"))
+
+    def _uvu_line(self, line: str) -> None:
+        for name, value in _UVU.findall(line):
+            if name == "Total":  # the first line of a summary: a new one starts
+                self._uvu = {}
+            self._uvu[name] = int(value)
+        u = self._uvu
+        if "Total" in u:
+            passed, skipped = u.get("Passed", 0), u.get("Skipped", 0)
+            self._last = _counts("uvu", passed, max(u["Total"] - passed - skipped, 0), skipped,
+                                 0, total=u["Total"])
+
+    def _ava_line(self, what: str, value: int) -> None:
+        self._ava[what] = value
+        a: dict[str, int] = {}
+        for key, n in self._ava.items():
+            kind = _AVA_KINDS.get(key.split()[-1], "errors")  # exceptions, rejections
+            a[kind] = a.get(kind, 0) + n
+        self._last = _counts("ava", a.get("passed", 0), a.get("failed", 0),
+                             a.get("skipped", 0), a.get("errors", 0))
 
     def _node_line(self, name: str, value: int) -> None:
         if name == "tests":  # the first line of a summary: a new one starts
@@ -256,6 +366,8 @@ class TestCounter:
 
     def result(self) -> Counts | None:
         self.close()
+        if self._own is not None:
+            return self._own
         if self._cargo_seen:
             passed, failed, ignored = self._cargo
             return _counts("cargo", passed, failed, ignored, 0)
@@ -266,6 +378,14 @@ class TestCounter:
             return _counts("pytest", p.get("passed", 0), p.get("failed", 0),
                            p.get("skipped", 0), p.get("errors", 0))
         return self._last
+
+
+def custom_counts(m: re.Match[str]) -> Counts:
+    """Counts from a match of a project's ``summary-pattern``: its named groups, 0 if absent."""
+    groups = {name: int(value) for name, value in m.groupdict().items()
+              if name in SUMMARY_GROUPS and value and value.isdigit()}
+    return _counts("custom", groups.get("passed", 0), groups.get("failed", 0),
+                   groups.get("skipped", 0), groups.get("errors", 0), total=groups.get("total"))
 
 
 def counts_from_junit(xml_bytes: bytes) -> Counts:
