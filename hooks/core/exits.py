@@ -43,8 +43,10 @@ TABLE: tuple[tuple[int, str, dict[str, str]], ...] = (
                                  "counted, no test passed"}),
     (INVALID, "not a receipt", {"check": "not a receipt: unreadable, not JSON, over 1 MiB, "
                                          "schema errors"}),
-    (OFF_POLICY, "off policy", {"check": "off policy: the wrong trial, a narrowed run, "
-                                         "--require-command/--require-platform/signer"}),
+    (OFF_POLICY, "off policy", {"check": "off policy: the wrong trial, a narrowed run or one "
+                                         "whose flags change outcomes, --require-command, "
+                                         "--require-platform, signer, shards that do not "
+                                         "compose"}),
     (FUSE_BLOWN, "fuse blown", {"fuse": "fuse blown: the same failure again, oscillation, no "
                                         "progress, max steps, budget"}),
     (ENV_CONTRACT, "environment", {"fuse": "the environment contract failed before any step"}),
