@@ -13,6 +13,8 @@ from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import git
 
+from hooks.core.errors import USAGE_ERROR
+
 PY = sys.executable
 NOTES = "refs/notes/receipts"
 
@@ -76,7 +78,7 @@ def test_publish_refused_by_the_server_for_another_reason_fails_at_once(repo: Re
     repo.commit("tests")
     assert repo.receipt("run", "--", PY, "t.py").code == 0
     refused = repo.receipt("publish", "--deadline", "600")
-    assert refused.code == 1
+    assert refused.code == USAGE_ERROR
     assert "origin refused refs/notes/receipts after its notes were merged into ours:" in \
         refused.err
     assert "pre-receive hook declined" in refused.err
