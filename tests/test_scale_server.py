@@ -81,6 +81,7 @@ def test_sixteen_concurrent_pushes_leave_every_accepted_branch_its_receipt(
         assert git(server, "notes", "--ref", "receipts", "show", tree), said[i]
     assert [codes[i] for i in range(1, PUSHERS, 2)] == [0] * (PUSHERS // 2), said
     assert git(server, "for-each-ref", "refs/receipts/") == ""  # merged, then deleted
+    assert os.listdir(server / "receipt-hooks" / "incoming") == []  # each push took its own
     verified = receipt_main(server, "verify", "--policy-from", "main",
                             *(f"--rev=br{i}" for i in range(PUSHERS)))
     assert verified.code == 0, verified.both

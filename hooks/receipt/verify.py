@@ -172,9 +172,10 @@ def merge_pushed_notes(data: str, notes_ref: str, git_dir: str) -> list[str]:
     <ref>' lines of the refs this push updated. Returns what to tell this push's pusher.
 
     Every spooled commit is merged, not only this push's: one whose own post-receive has not
-    run yet is merged twice, which adds nothing. A commit whose objects are not here yet (its
+    run yet is merged twice, which adds nothing, and its spool file is left for that hook,
+    which alone can tell its pusher that git refused the notes update. A commit whose objects are not here yet (its
     push is still landing) is left for that push; one left for a day (its push died after the
-    pre-receive hook) is dropped.
+    pre-receive hook) is dropped, merged or not.
     """
     import time
 
@@ -201,10 +202,12 @@ def merge_pushed_notes(data: str, notes_ref: str, git_dir: str) -> list[str]:
             if time.time() - os.stat(path).st_mtime > STALE_SPOOL_S:
                 os.unlink(path)
     merge_into_ref(list(arrived.values()), git_dir)
-    for path in arrived:
-        with _gone_already():
-            os.unlink(path)
     mine = f"{os.getppid()}-"
+    for path in arrived:  # another push's file stays for its own post-receive to tell it
+        with _gone_already():
+            if (os.path.basename(path).startswith(mine)
+                    or time.time() - os.stat(path).st_mtime > STALE_SPOOL_S):
+                os.unlink(path)
     told = [f"receipt verify: {notes_ref} moved during this push (another push landed "
             f"first), so git refused this push's update of it; the receipts it was judged by "
             f"({git.short(commit)}) are merged into it here: nothing is lost. Before pushing "
