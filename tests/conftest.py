@@ -54,6 +54,9 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         "[init]\n\tdefaultBranch = main\n"
         "[advice]\n\tdetachedHead = false\n"
         "[protocol \"file\"]\n\tallow = always\n"
+        # throwaway repositories need no durability: no fsync of every ref and pack, and no
+        # maintenance or gc started after each commit and fetch
+        "[core]\n\tfsync = none\n[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n"
     )
     saved = dict(os.environ)
     for name in _LEAKY_VARS:
