@@ -54,6 +54,13 @@ class CheckResult:
         self.notes: list[str] = []  # overrides honoured: said every time, never silent
         self.policy_notes: list[str] = []  # the policy judging differs from the work tree's, ...
 
+    def add_vouching(self, commit: str, vouching: Sequence[tuple[dict[str, Any], str]]) -> None:
+        """Record each receipt of VOUCHING (with where it is) as one that vouches for COMMIT."""
+        for data, shown in vouching:
+            self.commands.append(str(data.get("command")))
+            self.sources.append(shown)
+            self.vouching.setdefault(commit, []).append((data, shown))
+
     def absorb(self, other: CheckResult) -> None:
         """Add OTHER's verdicts (commits judged by another policy) to these."""
         self.commits += [c for c in other.commits if c not in self.commits]
@@ -196,7 +203,7 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     file_key_directories(policy_file, commits, root)
     loaded = load(receipt_path, shown, memo) if files else LoadedReceipt()
     result = CheckResult(commits, findings, shown, loaded if files else None)
-    judge = Judge(root, receipt_path, memo, policy, policy_file, result)
+    judge = Judge(root, receipt_path, shown, memo, policy, policy_file)
     judge.files = files
     judge.tamper = Tamper(root, shown, require_log, memo,
                           policy_file.summary_pattern) if files else None
@@ -206,7 +213,10 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     allowed = bookkeeping(policy_file, [shown, layout.DEFAULT_LOG])
     globs = owner_globs(policy_file, allowed)
     for commit in commits:
-        found = judge.commit(commit, loaded)
+        judged = judge.commit(commit, loaded)
+        result.add_vouching(commit, judged.vouching)
+        result.policy_notes += judged.notes
+        found = list(judged.findings)
         if not found and globs:  # a receipt vouches: say what the policy let it leave out
             said = _ignored_notes(label, commit, result.vouching.get(commit, []), globs,
                                   allowed, policy_file.where("ignore"), root)
