@@ -1,7 +1,7 @@
 """Judging one commit: the last-run receipt, or each receipt the repository's policy needs, found
 in the receipt files or the notes, each read for staleness, tamper evidence and signatures.
-``Judge.commit`` returns what it found (``Judged``); ``check`` drives it over the commits and
-assembles the ``CheckResult``.
+``Judge.commit`` returns what it found (``Judged``); ``judge_commits`` (judge/check.py) drives
+it over the commits and assembles the ``CheckResult``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hooks.core.config import Config
 from hooks.core.output import Finding
 from hooks.receipt.judge.noted_receipts import NotedReceipts
 from hooks.receipt.judge.tamper import Tamper
-from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.judge.verdict import Requirements
 from hooks.receipt.judge.verdict import evaluate
 from hooks.receipt.store import layout
 from hooks.receipt.store.load import LoadedReceipt
@@ -53,13 +53,13 @@ class Judge:
     """Every finding for one commit: the last-run receipt, or each receipt the policy needs.
     SHOWN is the receipt file's path as the user names it."""
 
-    def __init__(self, root: str, receipt_path: str, shown: str, memo: str, policy: Policy,
-                 policy_file: Config) -> None:
+    def __init__(self, root: str, receipt_path: str, shown: str, memo: str,
+                 requirements: Requirements, policy_file: Config) -> None:
         self.root = root
         self.receipt_path = receipt_path
         self.shown = shown
         self.memo = memo
-        self.policy = policy
+        self.requirements = requirements
         self.policy_file = policy_file
         self._vouching: list[tuple[dict[str, Any], str]] = []  # of the commit being judged
         self._notes: list[str] = []
@@ -126,14 +126,14 @@ class Judge:
                    and (command is None or ((argv := keyed.judged_argv(data)) is not None
                                             and keyed.same_command(argv, command)))]
         on_tree += self.noted.candidates(commit, command)
-        refused = newest.refusal(commit, on_tree, command is not None, self.policy)
+        refused = newest.refusal(commit, on_tree, command is not None, self.requirements)
         if refused is None:
             return None
         # only a refusal pays for schema-checking the notes: a malformed one does not decide
         valid = [(data, shown) for data, shown in on_tree if (data, shown) in files
                  or not self.noted.load(data, shown, self.memo).findings]
         return refused if len(valid) == len(on_tree) else \
-            newest.refusal(commit, valid, command is not None, self.policy)
+            newest.refusal(commit, valid, command is not None, self.requirements)
 
     def from_notes(self, commit: str, command: str | None,
                    from_files: list[Finding]) -> list[Finding]:
@@ -216,13 +216,14 @@ class Judge:
             return [Finding(f"{label}: {misnamed}", exits.INVALID, "invalid", commit=commit)]
         match = compare(commit, loaded.data, shown, self.root, self.policy_file.ignore,
                         self.policy_file.path)
-        policy = self.policy
-        if narrowing_ok and not policy.allow_narrowing:  # the configured command is the policy
-            policy = Policy(max_age_s=policy.max_age_s, require_command=policy.require_command,
-                            require_platform=policy.require_platform, allow_narrowing=True,
-                            require_tests=policy.require_tests)
+        required = self.requirements
+        if narrowing_ok and not required.allow_narrowing:  # the configured command is the policy
+            required = Requirements(max_age_s=required.max_age_s,
+                                    require_command=required.require_command,
+                                    require_platform=required.require_platform,
+                                    allow_narrowing=True, require_tests=required.require_tests)
         found = evaluate(loaded.data, commit=commit, tree_match=match, shown_path=shown,
-                         policy=policy)
+                         requirements=required)
         if self.tamper is not None:
             found += self.tamper.findings(commit, loaded.data, shown)
         if self.signers is not None:

@@ -308,7 +308,7 @@ def _problems(judge: Judge, commit: str, shards: _Set) -> tuple[list[str], int, 
                 exits.FAILED else f"refused ({found[0].message.partition(': ')[2]})"
             problems.append(f"shard {index}/{n} {why}")
             codes.append(found[0].code)
-    if not judge.policy.allow_narrowing:
+    if not judge.requirements.allow_narrowing:
         flags = narrowing_flags(shards.suite)
         if flags:
             problems.append(f"the suite {{suite}} itself runs only part of the tests "
