@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from hooks.commands.policy_options import add_policy_arguments
-from hooks.commands.policy_options import policy_of
+from hooks.commands.policy_options import requirements_of
 from hooks.commands.policy_options import signers_of
 from hooks.core import exits
 from hooks.core.cmdline import ArgumentParser
@@ -80,12 +80,13 @@ def check(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace, root: str) -> int:
     from hooks.core.output import warn
-    from hooks.receipt.judge.check import check_committed
+    from hooks.receipt.judge.check import judge_by_committed_policy
 
     commits, rule_line = required(revisions(args), root)
-    result = check_committed(commits, args.receipt,
-                             lambda policy_file: policy_of(args, policy_file),
-                             require_log=args.require_log, signers=signers_of(args, root))
+    result = judge_by_committed_policy(commits, args.receipt,
+                                       lambda policy_file: requirements_of(args, policy_file),
+                                       require_log=args.require_log,
+                                       signers=signers_of(args, root))
     for note in result.policy_notes:
         warn(note)
     code = result.exit_code

@@ -339,6 +339,19 @@ def test_pre_push_stdin_lines_each_checked_and_deletions_skipped(repo: Repo) -> 
     assert result.out.startswith(f"stale: {second[:7]} differs from the tested tree")
 
 
+def test_notes_pushed_to_the_notes_ref_or_a_servers_incoming_ref_are_not_judged(
+        repo: Repo) -> None:
+    first = commit_and_run(repo)
+    notes, zero = repo.git("rev-parse", "refs/notes/receipts"), "0" * 40
+    lines = (f"refs/heads/a {first} refs/heads/a {zero}\n"
+             f"refs/notes/receipts {notes} refs/notes/receipts {zero}\n"
+             f"refs/notes/receipts {notes} refs/receipts/incoming/host-1 {zero}\n")
+    result = check_process(repo, "--git-pre-push", stdin=lines)
+    assert result.code == 0, result.both
+    assert result.out == (f"check-receipt: {first[:7]}: {RECEIPT} vouches for this tree "
+                          f"({PY} t.py)\n")
+
+
 def test_a_version_1_receipt_still_checks_and_v2_fields_need_v2(repo: Repo) -> None:
     # What 0.1 wrote: version 1, none of version 2's fields. It keeps vouching; the same
     # document carrying a v2 field under the v1 name is not a v1 receipt.

@@ -19,7 +19,7 @@ from hooks.core.cmdline import quoted
 from hooks.core.cmdline import rerun_command
 from hooks.core.config import Config
 from hooks.receipt.judge.staleness import TreeMatch
-from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.judge.verdict import Requirements
 from hooks.receipt.judge.verdict import evaluate
 from hooks.receipt.store import layout
 from hooks.receipt.store.load import load
@@ -94,8 +94,8 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
                         layout.repo_relative(root, log_path))
     left_out = own.and_ignored(policy.ignore)
     memo = layout.memo_dir(paths)
-    verdict_policy = Policy(require_tests=policy.require_tests,
-                            allow_narrowing=bool(policy.test_commands))
+    requirements = Requirements(require_tests=policy.require_tests,
+                                allow_narrowing=bool(policy.test_commands))
     if policy.test_commands:
         from hooks.receipt.store.keyed import configured_argv
         from hooks.receipt.store.keyed import keyed_path
@@ -116,7 +116,7 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
             judged.append(Judged(shown, loaded.data, False, problem))
             continue
         found = evaluate(loaded.data, commit=str(loaded.data.get("git_tree")),
-                         tree_match=TreeMatch(True), shown_path=shown, policy=verdict_policy)
+                         tree_match=TreeMatch(True), shown_path=shown, requirements=requirements)
         first = min(found, key=lambda f: _rank(f.kind)) if found else None
         judged.append(Judged(shown, loaded.data, first is None,
                              first.message if first else "", first.kind if first else ""))

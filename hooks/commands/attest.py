@@ -86,10 +86,10 @@ def run(args: argparse.Namespace) -> int:
     from hooks.core import git
     from hooks.core.errors import UserError
     from hooks.core.exits import MISSING
-    from hooks.receipt.judge.check import check
-    from hooks.receipt.judge.verdict import Policy
+    from hooks.receipt.judge.check import judge_commits
+    from hooks.receipt.judge.verdict import Requirements
 
-    result = check([args.rev], args.receipt, Policy())
+    result = judge_commits([args.rev], args.receipt, Requirements())
     if not result.commits:
         raise UserError(result.findings[0].message if result.findings else "no commit")
     commit = result.commits[0]

@@ -13,7 +13,7 @@ from hooks.core.times import parse_age
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from hooks.core.config import Config
-    from hooks.receipt.judge.verdict import Policy
+    from hooks.receipt.judge.verdict import Requirements
     from hooks.receipt.signing import Signers
 
 
@@ -56,9 +56,9 @@ def _compiled(pattern: str | None) -> re.Pattern[str] | None:
     return re.compile(pattern) if pattern else None
 
 
-def policy_of(args: argparse.Namespace, policy_file: Config) -> Policy:
-    """The check's policy: options first, then the repository's config."""
-    from hooks.receipt.judge.verdict import Policy
+def requirements_of(args: argparse.Namespace, policy_file: Config) -> Requirements:
+    """What the check requires of a receipt: options first, then the repository's config."""
+    from hooks.receipt.judge.verdict import Requirements
 
     max_age = args.max_age
     if max_age is None and policy_file.get("max-age"):
@@ -66,9 +66,9 @@ def policy_of(args: argparse.Namespace, policy_file: Config) -> Policy:
     platform = args.require_platform or policy_file.get("require-platform")
     require_tests = (policy_file.require_tests if args.require_tests is None
                      else args.require_tests)
-    return Policy(max_age_s=max_age, require_command=_compiled(args.require_command),
-                  require_platform=_compiled(platform), allow_narrowing=args.allow_narrowing,
-                  require_tests=require_tests)
+    return Requirements(max_age_s=max_age, require_command=_compiled(args.require_command),
+                        require_platform=_compiled(platform),
+                        allow_narrowing=args.allow_narrowing, require_tests=require_tests)
 
 
 def signers_of(args: argparse.Namespace, root: str, must_exist: bool = True) -> Signers | None:

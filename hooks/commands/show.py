@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from hooks.core.output import print_findings
 from hooks.core.output import write
-from hooks.receipt.judge.check import check_committed
-from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.judge.check import judge_by_committed_policy
+from hooks.receipt.judge.verdict import Requirements
 
 
 def show(receipt_arg: str | None) -> int:
     """Print the receipt, then the check's verdict for HEAD; exits with the check's code."""
     from hooks.core.output import warn
 
-    result = check_committed(["HEAD"], receipt_arg, lambda _policy_file: Policy())
+    result = judge_by_committed_policy(["HEAD"], receipt_arg, lambda _policy_file: Requirements())
     for note in result.policy_notes:
         warn(note)
     loaded = result.receipt

@@ -165,11 +165,11 @@ def remote_default(root: str, commits: list[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hooks.commands.policy_options import policy_of
+    from hooks.commands.policy_options import requirements_of
     from hooks.core import git
     from hooks.core.config import REQUIRE_EVERY_COMMIT
     from hooks.receipt import verify
-    from hooks.receipt.judge.check import check
+    from hooks.receipt.judge.check import judge_commits
     from hooks.receipt.judge.required import ON_SERVER
     from hooks.receipt.judge.required import Pushed
     from hooks.receipt.judge.required import required_commits
@@ -212,9 +212,10 @@ def run(args: argparse.Namespace) -> int:
     rule_line = rule_said(label, policy_file)
     signers = signers_of(args, root, bare, policy_commit, commits)
     try:
-        result = check(commits, None, policy_of(args, policy_file), policy_file, files=False,
-                       notes_revs=notes_revs, root=root if bare else None,
-                       signers=signers, allow_overrides=args.allow_overrides, label=label)
+        result = judge_commits(commits, None, requirements_of(args, policy_file), policy_file,
+                               files=False, notes_revs=notes_revs, root=root if bare else None,
+                               signers=signers, allow_overrides=args.allow_overrides,
+                               label=label)
     finally:
         if signers is not None:
             signers.close()

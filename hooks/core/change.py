@@ -223,13 +223,14 @@ def _commit(rev: str) -> str:
 
 # What a push sends. pre-commit runs a pre-push hook with the push's first ref in these
 # variables (and no stdin); a plain git pre-push hook reads every ref line from stdin instead.
-# Notes (``refs/notes/*``: receipts travel in ``refs/notes/receipts``) are not code: their
-# commits hold notes on other objects, never a tree a test run could have seen, so judging one
-# would refuse every push that carries the receipts with the branch. A plain pre-push hook
-# skips such ref lines; under pre-commit, a first ref that is notes gives way to HEAD, the code
-# such a push sends when it sends any.
+# Notes (``refs/notes/*``: receipts travel in ``refs/notes/receipts``, or to a server's
+# ``refs/receipts/incoming/*``: docs/servers.md) are not code: their commits hold notes on other
+# objects, never a tree a test run could have seen, so judging one would refuse every push that
+# carries the receipts with the branch. A plain pre-push hook skips such ref lines; under
+# pre-commit, a first ref that is notes gives way to HEAD, the code such a push sends when it
+# sends any.
 
-NOT_CODE = ("refs/notes/",)
+NOT_CODE = ("refs/notes/", "refs/receipts/incoming/")
 
 
 def is_code(ref: str) -> bool:

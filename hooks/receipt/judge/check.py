@@ -1,4 +1,4 @@
-"""The receipt check as a function: which commits, which receipt, every finding.
+"""The receipt check as functions: which commits, which receipt, every finding.
 
 Used by the ``check-receipt`` hook, ``receipt check`` and ``receipt show``; it prints nothing.
 """
@@ -22,7 +22,7 @@ from hooks.receipt.judge.policy_source import ignored_changes
 from hooks.receipt.judge.policy_source import ignored_message
 from hooks.receipt.judge.policy_source import owner_globs
 from hooks.receipt.judge.tamper import Tamper
-from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.judge.verdict import Requirements
 from hooks.receipt.store import layout
 from hooks.receipt.store.load import LoadedReceipt
 from hooks.receipt.store.load import load
@@ -53,6 +53,13 @@ class CheckResult:
         self.vouching: dict[str, list[tuple[dict[str, Any], str]]] = {}  # commit -> them
         self.notes: list[str] = []  # overrides honoured: said every time, never silent
         self.policy_notes: list[str] = []  # the policy judging differs from the work tree's, ...
+
+    def add_vouching(self, commit: str, vouching: Sequence[tuple[dict[str, Any], str]]) -> None:
+        """Record each receipt of VOUCHING (with where it is) as one that vouches for COMMIT."""
+        for data, shown in vouching:
+            self.commands.append(str(data.get("command")))
+            self.sources.append(shown)
+            self.vouching.setdefault(commit, []).append((data, shown))
 
     def absorb(self, other: CheckResult) -> None:
         """Add OTHER's verdicts (commits judged by another policy) to these."""
@@ -126,20 +133,23 @@ def resolve(revs: Sequence[str], root: str,
     return commits, problems
 
 
-def check_committed(revs: Sequence[str], receipt: str | None,
-                    policy_for: Callable[[Config], Policy], *, require_log: bool = False,
-                    signers: Signers | None = None) -> CheckResult:
+def judge_by_committed_policy(revs: Sequence[str], receipt: str | None,
+                              requirements_for: Callable[[Config], Requirements], *,
+                              require_log: bool = False,
+                              signers: Signers | None = None) -> CheckResult:
     """Judge each of REVS by the policy committed in it, not the work tree's (see
-    hooks/receipt/judge/policy_source.py); ``policy_notes`` says where those differ and what a
-    push changes."""
+    hooks/receipt/judge/policy_source.py), with what REQUIREMENTS_FOR that policy file requires
+    of a receipt; ``policy_notes`` says where those differ and what a push changes."""
     paths = git.repo_paths()
     with git.batch_session(paths.root):  # the check's questions to cat-file: one process
-        return _check_committed(revs, receipt, policy_for, paths, require_log, signers)
+        return _judge_by_committed_policy(revs, receipt, requirements_for, paths, require_log,
+                                          signers)
 
 
-def _check_committed(revs: Sequence[str], receipt: str | None,
-                     policy_for: Callable[[Config], Policy], paths: RepoPaths,
-                     require_log: bool, signers: Signers | None) -> CheckResult:
+def _judge_by_committed_policy(revs: Sequence[str], receipt: str | None,
+                               requirements_for: Callable[[Config], Requirements],
+                               paths: RepoPaths, require_log: bool,
+                               signers: Signers | None) -> CheckResult:
     import json
 
     from hooks.core import config
@@ -156,8 +166,8 @@ def _check_committed(revs: Sequence[str], receipt: str | None,
         groups.setdefault(key, (configs[commit], []))[1].append(commit)
     result: CheckResult | None = None
     for policy_file, group in groups.values() or [(NO_CONFIG, [])]:
-        part = check(group or revs, receipt, policy_for(policy_file), policy_file,
-                     require_log=require_log, signers=signers)
+        part = judge_commits(group or revs, receipt, requirements_for(policy_file), policy_file,
+                             require_log=require_log, signers=signers)
         differs = policy.work_tree_differs(group[0], policy_file, paths) if group else None
         part.policy_notes += [differs] if differs else []
         for commit in group:
@@ -171,13 +181,14 @@ def _check_committed(revs: Sequence[str], receipt: str | None,
     return result
 
 
-def check(revs: Sequence[str], receipt: str | None, policy: Policy,
-          policy_file: Config = NO_CONFIG, *, files: bool = True,
-          notes_revs: Sequence[str] | None = None, root: str | None = None,
-          require_log: bool = False, signers: Signers | None = None,
-          allow_overrides: bool = True, label: str = "check-receipt") -> CheckResult:
-    """Judge each of REVS by every receipt found for its tree: the files (unless FILES is
-    False, as in ``receipt verify``) and the notes in NOTES_REVS (default refs/notes/receipts).
+def judge_commits(revs: Sequence[str], receipt: str | None, requirements: Requirements,
+                  policy_file: Config = NO_CONFIG, *, files: bool = True,
+                  notes_revs: Sequence[str] | None = None, root: str | None = None,
+                  require_log: bool = False, signers: Signers | None = None,
+                  allow_overrides: bool = True, label: str = "check-receipt") -> CheckResult:
+    """Judge each of REVS by one policy file and what REQUIREMENTS asks of a receipt, by every
+    receipt found for its tree: the files (unless FILES is False, as in ``receipt verify``)
+    and the notes in NOTES_REVS (default refs/notes/receipts).
     An override committed in a commit's ledger lets it through only when ALLOW_OVERRIDES;
     otherwise it is named in ``policy_notes`` as not honoured (LABEL says by whom).
     """
@@ -196,7 +207,7 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     file_key_directories(policy_file, commits, root)
     loaded = load(receipt_path, shown, memo) if files else LoadedReceipt()
     result = CheckResult(commits, findings, shown, loaded if files else None)
-    judge = Judge(root, receipt_path, memo, policy, policy_file, result)
+    judge = Judge(root, receipt_path, shown, memo, requirements, policy_file)
     judge.files = files
     judge.tamper = Tamper(root, shown, require_log, memo,
                           policy_file.summary_pattern) if files else None
@@ -206,7 +217,10 @@ def check(revs: Sequence[str], receipt: str | None, policy: Policy,
     allowed = bookkeeping(policy_file, [shown, layout.DEFAULT_LOG])
     globs = owner_globs(policy_file, allowed)
     for commit in commits:
-        found = judge.commit(commit, loaded)
+        judged = judge.commit(commit, loaded)
+        result.add_vouching(commit, judged.vouching)
+        result.policy_notes += judged.notes
+        found = list(judged.findings)
         if not found and globs:  # a receipt vouches: say what the policy let it leave out
             said = _ignored_notes(label, commit, result.vouching.get(commit, []), globs,
                                   allowed, policy_file.where("ignore"), root)

@@ -1,6 +1,7 @@
 """Judging one commit: the last-run receipt, or each receipt the repository's policy needs, found
 in the receipt files or the notes, each read for staleness, tamper evidence and signatures.
-``check`` drives it over the commits and gathers the findings.
+``Judge.commit`` returns what it found (``Judged``); ``judge_commits`` (judge/check.py) drives
+it over the commits and assembles the ``CheckResult``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from hooks.core.config import Config
 from hooks.core.output import Finding
 from hooks.receipt.judge.noted_receipts import NotedReceipts
 from hooks.receipt.judge.tamper import Tamper
-from hooks.receipt.judge.verdict import Policy
+from hooks.receipt.judge.verdict import Requirements
 from hooks.receipt.judge.verdict import evaluate
 from hooks.receipt.store import layout
 from hooks.receipt.store.load import LoadedReceipt
@@ -24,34 +25,62 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from hooks.receipt.judge.check import CheckResult
     from hooks.receipt.judge.suite import Need
     from hooks.receipt.signing import Signers
 
 
-class Judge:
-    """Every finding for one commit: the last-run receipt, or each receipt the policy needs."""
+class Judged:
+    """One commit judged: every reason it is refused (none: it is vouched for), the receipts
+    found vouching while it was judged (each with where it is), and the policy notes it made.
+    Frozen (a dataclass would import ``inspect`` on every check)."""
 
-    def __init__(self, root: str, receipt_path: str, memo: str, policy: Policy,
-                 policy_file: Config, result: CheckResult) -> None:
+    __slots__ = ("findings", "notes", "vouching")
+    findings: tuple[Finding, ...]
+    vouching: tuple[tuple[dict[str, Any], str], ...]
+    notes: tuple[str, ...]
+
+    def __init__(self, findings: tuple[Finding, ...],
+                 vouching: tuple[tuple[dict[str, Any], str], ...], notes: tuple[str, ...]) -> None:
+        object.__setattr__(self, "findings", findings)
+        object.__setattr__(self, "vouching", vouching)
+        object.__setattr__(self, "notes", notes)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Judged is frozen: {name} cannot be set")
+
+
+class Judge:
+    """Every finding for one commit: the last-run receipt, or each receipt the policy needs.
+    SHOWN is the receipt file's path as the user names it."""
+
+    def __init__(self, root: str, receipt_path: str, shown: str, memo: str,
+                 requirements: Requirements, policy_file: Config) -> None:
         self.root = root
         self.receipt_path = receipt_path
+        self.shown = shown
         self.memo = memo
-        self.policy = policy
+        self.requirements = requirements
         self.policy_file = policy_file
-        self.result = result
+        self._vouching: list[tuple[dict[str, Any], str]] = []  # of the commit being judged
+        self._notes: list[str] = []
 
     files = True
     tamper: Tamper | None = None
     signers: Signers | None = None
     noted: NotedReceipts
 
-    def commit(self, commit: str, loaded: LoadedReceipt) -> list[Finding]:
+    def commit(self, commit: str, loaded: LoadedReceipt) -> Judged:
+        """COMMIT judged by the receipt file LOADED and everything else its policy reads."""
+        self._vouching, self._notes = [], []
+        found = self._findings(commit, loaded)
+        return Judged(tuple(found), tuple(self._vouching), tuple(self._notes))
+
+    def _findings(self, commit: str, loaded: LoadedReceipt) -> list[Finding]:
         if not (self.policy_file.test_commands or self.policy_file.routes):
             newest = self.newest(commit, None, loaded)
             if newest is not None:
                 return newest
-            from_files = self.receipt(commit, loaded, self.result.shown) if self.files else []
+            from_files = self.receipt(commit, loaded, self.shown) if self.files else []
             return self.from_notes(commit, None, from_files)
         from hooks.receipt.judge import suite
 
@@ -81,9 +110,9 @@ class Judge:
         files: list[tuple[dict[str, Any], str]] = []
         if self.files and loaded.data is not None and not loaded.findings:
             if self.tamper is not None and self.tamper.findings(commit, loaded.data,
-                                                                self.result.shown):
+                                                                self.shown):
                 return None  # an edited receipt or a replaced log: refused as such
-            files.append((loaded.data, self.result.shown))
+            files.append((loaded.data, self.shown))
         if self.files and command is not None:
             path = keyed.keyed_path(self.receipt_path, keyed.configured_argv(command))
             if os.path.isfile(path):
@@ -97,14 +126,14 @@ class Judge:
                    and (command is None or ((argv := keyed.judged_argv(data)) is not None
                                             and keyed.same_command(argv, command)))]
         on_tree += self.noted.candidates(commit, command)
-        refused = newest.refusal(commit, on_tree, command is not None, self.policy)
+        refused = newest.refusal(commit, on_tree, command is not None, self.requirements)
         if refused is None:
             return None
         # only a refusal pays for schema-checking the notes: a malformed one does not decide
         valid = [(data, shown) for data, shown in on_tree if (data, shown) in files
                  or not self.noted.load(data, shown, self.memo).findings]
         return refused if len(valid) == len(on_tree) else \
-            newest.refusal(commit, valid, command is not None, self.policy)
+            newest.refusal(commit, valid, command is not None, self.requirements)
 
     def from_notes(self, commit: str, command: str | None,
                    from_files: list[Finding]) -> list[Finding]:
@@ -146,11 +175,11 @@ class Judge:
         run = "receipt run" if need.route is None else rerun_command(argv)
         if any(f.code == exits.INVALID for f in loaded.findings):
             # malformed: refused whatever else vouches, as a malformed keyed file or note is
-            return self.receipt(commit, loaded, self.result.shown, rerun=run)
+            return self.receipt(commit, loaded, self.shown, rerun=run)
         recorded = keyed.judged_argv(loaded.data) if loaded.data is not None else None
         last_run_is_it = recorded is not None and keyed.same_command(recorded, need.command)
         if last_run_is_it:
-            return self.receipt(commit, loaded, self.result.shown, narrowing_ok=True)
+            return self.receipt(commit, loaded, self.shown, narrowing_ok=True)
         wrong = [] if loaded.data is None else [Finding(
             f"wrong trial: {git.short(commit)}: the receipt ran "
             f"{quoted(keyed.described(loaded.data))}, "
@@ -161,7 +190,7 @@ class Judge:
             shown = layout.repo_relative(self.root, path)
             found = self.receipt(commit, load(path, shown, self.memo), shown, narrowing_ok=True)
             return found + wrong if found else []
-        return wrong or self.receipt(commit, loaded, self.result.shown, rerun=run)
+        return wrong or self.receipt(commit, loaded, self.shown, rerun=run)
 
     def receipt(self, commit: str, loaded: LoadedReceipt, shown: str,
                 narrowing_ok: bool = False, rerun: str | None = None, as_shard: bool = False,
@@ -187,26 +216,29 @@ class Judge:
             return [Finding(f"{label}: {misnamed}", exits.INVALID, "invalid", commit=commit)]
         match = compare(commit, loaded.data, shown, self.root, self.policy_file.ignore,
                         self.policy_file.path)
-        policy = self.policy
-        if narrowing_ok and not policy.allow_narrowing:  # the configured command is the policy
-            policy = Policy(max_age_s=policy.max_age_s, require_command=policy.require_command,
-                            require_platform=policy.require_platform, allow_narrowing=True,
-                            require_tests=policy.require_tests)
+        required = self.requirements
+        if narrowing_ok and not required.allow_narrowing:  # the configured command is the policy
+            required = Requirements(max_age_s=required.max_age_s,
+                                    require_command=required.require_command,
+                                    require_platform=required.require_platform,
+                                    allow_narrowing=True, require_tests=required.require_tests)
         found = evaluate(loaded.data, commit=commit, tree_match=match, shown_path=shown,
-                         policy=policy)
+                         requirements=required)
         if self.tamper is not None:
             found += self.tamper.findings(commit, loaded.data, shown)
         if self.signers is not None:
             found += self.signers.findings(commit, loaded.data, shown)
         if not found and record:
-            self.vouched_by(commit, loaded.data, shown)
+            self.vouched_by(loaded.data, shown)
         return found
 
-    def vouched_by(self, commit: str, data: dict[str, Any], shown: str) -> None:
-        """Record DATA (found at SHOWN) as a receipt that vouches for COMMIT."""
-        self.result.commands.append(str(data.get("command")))
-        self.result.sources.append(shown)
-        self.result.vouching.setdefault(commit, []).append((data, shown))
+    def vouched_by(self, data: dict[str, Any], shown: str) -> None:
+        """Record DATA (found at SHOWN) as a receipt that vouches for the commit being judged."""
+        self._vouching.append((data, shown))
+
+    def add_note(self, note: str) -> None:
+        """A policy note about the commit being judged (the shards' coverage)."""
+        self._notes.append(note)
 
 
 def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) -> str | None:

@@ -7,7 +7,7 @@ decides, whatever it ran. A green run followed by a red one of the same command 
 tree is a flaky suite, and the refusal names both runs.
 
 Only the outcome is weighed here (did it pass, leave the tree alone, test something); whether a
-green receipt also meets the policy (age, platform, signer, narrowing) is the verdict's.
+green receipt also meets the requirements (age, platform, signer, narrowing) is the verdict's.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from hooks.receipt.judge.verdict import Policy
+    from hooks.receipt.judge.verdict import Requirements
 
-# the verdict's kinds that say how a run ended, not whether it meets the policy
+# the verdict's kinds that say how a run ended, not whether it meets the requirements
 OUTCOME_KINDS = frozenset({"failed", "tests-failed", "no-tests", "none-passed", "not-counted",
                            "changed-during-run"})
 RED_KINDS = frozenset({"failed", "tests-failed"})
@@ -37,18 +37,18 @@ def _when(data: dict[str, Any]) -> tuple[str, str]:
 
 
 def outcome_problems(data: dict[str, Any], commit: str, shown: str,
-                     policy: Policy) -> list[Finding]:
+                     requirements: Requirements) -> list[Finding]:
     """The verdict's findings on how the run of DATA ended (its tree taken as COMMIT's)."""
     from hooks.receipt.judge.staleness import TreeMatch
     from hooks.receipt.judge.verdict import evaluate
 
     return [f for f in evaluate(data, commit=commit, tree_match=TreeMatch(True),
-                                shown_path=shown, policy=policy)
+                                shown_path=shown, requirements=requirements)
             if f.kind in OUTCOME_KINDS]
 
 
 def refusal(commit: str, on_tree: Sequence[tuple[dict[str, Any], str]], same: bool,
-            policy: Policy) -> list[Finding] | None:
+            requirements: Requirements) -> list[Finding] | None:
     """The findings when the newest of ON_TREE (receipts on COMMIT's tree, with where each was
     found, listed newest first within a second) ran red, changed its tree or tested nothing
     while an older one ran green: that one must not vouch. None when the newest ran green, or
@@ -68,11 +68,11 @@ def refusal(commit: str, on_tree: Sequence[tuple[dict[str, Any], str]], same: bo
     # a stable sort keeps ON_TREE's order for runs that finished in one second
     unique.sort(key=lambda item: _when(item[0]), reverse=True)
     newest, where = unique[0]
-    problems = outcome_problems(newest, commit, where, policy)
+    problems = outcome_problems(newest, commit, where, requirements)
     if not problems:
         return None
     greens = [(data, shown) for data, shown in unique[1:]
-              if not outcome_problems(data, commit, shown, policy)]
+              if not outcome_problems(data, commit, shown, requirements)]
     if not greens:
         return None
     argv = judged_argv(newest)

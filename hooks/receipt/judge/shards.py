@@ -265,9 +265,10 @@ def compose(judge: Judge, commit: str, command: str | None) -> list[Finding] | N
     for shards, (problems, _code, notes) in judged:
         if not problems:
             for data, shown in (shards.newest[i] for i in sorted(shards.newest)):
-                judge.vouched_by(commit, data, shown)  # each was judged by _problems
+                judge.vouched_by(data, shown)  # each was judged by _problems
             suite = quoted(" ".join(shards.suite))
-            judge.result.policy_notes.extend(n.replace("{suite}", suite) for n in notes)
+            for note in notes:
+                judge.add_note(note.replace("{suite}", suite))
             return []
     tree = git.short(git.tree_of(commit, judge.root))
     # the set nearest to complete speaks; other splits of the same suite are named
@@ -307,7 +308,7 @@ def _problems(judge: Judge, commit: str, shards: _Set) -> tuple[list[str], int, 
                 exits.FAILED else f"refused ({found[0].message.partition(': ')[2]})"
             problems.append(f"shard {index}/{n} {why}")
             codes.append(found[0].code)
-    if not judge.policy.allow_narrowing:
+    if not judge.requirements.allow_narrowing:
         flags = narrowing_flags(shards.suite)
         if flags:
             problems.append(f"the suite {{suite}} itself runs only part of the tests "

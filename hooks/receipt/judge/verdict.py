@@ -2,8 +2,9 @@
 
 A receipt is valid for commit C when it was taken on C's tree (``git_tree == C^{tree}``), the
 run left that tree as it found it (``git_tree_after == git_tree``), the command succeeded with
-tests counted, and it meets the policy. Keying on the tree, not the commit, accepts an amended
-message and refuses a run on changes that were then left out of the commit.
+tests counted, and it meets the ``Requirements`` (age, command, platform, counts, narrowing).
+Keying on the tree, not the commit, accepts an amended message and refuses a run on changes
+that were then left out of the commit.
 
 ``datetime`` is imported only to judge an age (--max-age): the common check reads no clock.
 """
@@ -33,8 +34,9 @@ if TYPE_CHECKING:
     from hooks.receipt.judge.staleness import TreeMatch
 
 
-class Policy:
-    """What a receipt must also satisfy, beyond matching the tree and passing."""
+class Requirements:
+    """What a receipt must also show to vouch, beyond matching the tree and passing: its age,
+    command, platform, test counts, and whether a narrowed run may vouch."""
 
     __slots__ = ("allow_narrowing", "max_age_s", "require_command", "require_platform",
                  "require_tests")
@@ -56,7 +58,7 @@ def evaluate(
     commit: str,
     tree_match: TreeMatch,
     shown_path: str,
-    policy: Policy,
+    requirements: Requirements,
     now: dt.datetime | None = None,
 ) -> list[Finding]:
     """Every reason the (schema-valid) receipt DATA does not vouch for COMMIT."""
@@ -80,16 +82,16 @@ def evaluate(
             f"commit what the run wrote or stop it writing tracked files, then run {hint}")
     for kind, what, fix in hidden_problems(data, tree_differs=not tree_match.matches):
         add(STALE, kind, f"{what} ({shown_path}): {fix}, then run {hint}")
-    if policy.max_age_s is not None:
+    if requirements.max_age_s is not None:
         import datetime as dt  # only an age needs the clock
 
         finished = parse_utc(str(data.get("finished_utc")))
         age = ((now or dt.datetime.now(dt.timezone.utc)) - finished).total_seconds() \
             if finished else None
-        if age is None or age > policy.max_age_s:
+        if age is None or age > requirements.max_age_s:
             add(STALE, "too-old",
                 f"{shown_path} finished at {data.get('finished_utc')}, older than --max-age "
-                f"{format_age(policy.max_age_s)}: run {hint}, then push again")
+                f"{format_age(requirements.max_age_s)}: run {hint}, then push again")
 
     exit_code = data.get("exit_code")
     tests = data.get("tests")
@@ -97,7 +99,7 @@ def evaluate(
         add(FAILED, "failed",
             f"the recorded run failed (exit_code {exit_code} from {ran}, "
             f"{shown_path}): fix the failures, then run {hint}")
-    if tests is None and policy.require_tests:
+    if tests is None and requirements.require_tests:
         add(FAILED, "not-counted",
             f"no test counts were recognised in the output of {ran} "
             f"({shown_path}) and --require-tests is set: {_how_to_count(data)}")
@@ -118,19 +120,19 @@ def evaluate(
                 f"skip, then run {hint}")
 
     command = str(data.get("command", ""))
-    if policy.require_command and not policy.require_command.search(command):
+    if requirements.require_command and not requirements.require_command.search(command):
         add(OFF_POLICY, "command",
             f"{ran} does not match --require-command "
-            f"'{policy.require_command.pattern}' ({shown_path}): run "
+            f"'{requirements.require_command.pattern}' ({shown_path}): run "
             f"{quoted('receipt run -- <the required command>')}")
     platform = str(data.get("kernel", ""))
-    if policy.require_platform and not policy.require_platform.search(platform):
+    if requirements.require_platform and not requirements.require_platform.search(platform):
         add(OFF_POLICY, "platform",
             f"the run was on '{platform}' ({data.get('hostname')}), which does not match "
-            f"--require-platform '{policy.require_platform.pattern}': run the tests on a "
+            f"--require-platform '{requirements.require_platform.pattern}': run the tests on a "
             f"matching machine")
     argv = judged_argv(data)
-    if not policy.allow_narrowing and argv is not None:
+    if not requirements.allow_narrowing and argv is not None:
         flags = narrowing_flags(argv)
         if flags:
             add(OFF_POLICY, "narrowed",
