@@ -45,28 +45,28 @@ def run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-@pytest.fixture(scope="session", autouse=True)
-def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    home = tmp_path_factory.mktemp("home")
+GITCONFIG = (
+    "[user]\n\tname = Test User\n\temail = test@example.invalid\n"
+    "[init]\n\tdefaultBranch = main\n"
+    "[advice]\n\tdetachedHead = false\n"
+    "[protocol \"file\"]\n\tallow = always\n"
+    # throwaway repositories need no durability: no fsync of every ref and pack, and no
+    # maintenance or gc started after each commit and fetch
+    "[core]\n\tfsync = none\n[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n"
+)
+
+
+def isolated_env(home: Path, root: Path) -> dict[str, str]:
+    """The environment every test runs in, with its git config written in HOME and the test
+    run's shared directory ROOT; what it sets (``_LEAKY_VARS`` are removed besides)."""
     gitconfig = home / "gitconfig"
-    gitconfig.write_text(
-        "[user]\n\tname = Test User\n\temail = test@example.invalid\n"
-        "[init]\n\tdefaultBranch = main\n"
-        "[advice]\n\tdetachedHead = false\n"
-        "[protocol \"file\"]\n\tallow = always\n"
-        # throwaway repositories need no durability: no fsync of every ref and pack, and no
-        # maintenance or gc started after each commit and fetch
-        "[core]\n\tfsync = none\n[maintenance]\n\tauto = false\n[gc]\n\tauto = 0\n"
-    )
-    saved = dict(os.environ)
-    for name in _LEAKY_VARS:
-        os.environ.pop(name, None)
-    os.environ.update({
+    gitconfig.write_text(GITCONFIG)
+    return {
         "GIT_CONFIG_GLOBAL": str(gitconfig),
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_AUTHOR_NAME": "Test User", "GIT_AUTHOR_EMAIL": "test@example.invalid",
         "GIT_COMMITTER_NAME": "Test User", "GIT_COMMITTER_EMAIL": "test@example.invalid",
-        "PRE_COMMIT_HOME": str(run_root(tmp_path_factory) / "pre-commit-home"),
+        "PRE_COMMIT_HOME": str(root / "pre-commit-home"),
         "PATH": BIN_DIR + os.pathsep + os.environ.get("PATH", ""),
         "NO_COLOR": "1",
         # git reaches no network: receipt init's look-up of its own tag fails at once
@@ -78,7 +78,19 @@ def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[N
         # within the same second at the same size (the scripted agent's attempts) would
         # otherwise run from the bytecode of its previous content
         "PYTHONDONTWRITEBYTECODE": "1",
-    })
+    }
+
+
+def isolate(home: Path, root: Path) -> None:
+    for name in _LEAKY_VARS:
+        os.environ.pop(name, None)
+    os.environ.update(isolated_env(home, root))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    saved = dict(os.environ)
+    isolate(tmp_path_factory.mktemp("home"), run_root(tmp_path_factory))
     yield
     os.environ.clear()
     os.environ.update(saved)
@@ -243,19 +255,22 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
 
     Every test points at this one path and commit, so pre-commit builds the hooks' environment
     once per test run, with a plain (non-editable) pip install of the package, as it does for
-    users. It is built here, with no timeout (a busy machine may take minutes), so that no test
-    that merely runs a hook pays for the build or times out on it.
+    users. It is built with no timeout (a busy machine may take minutes), so that no test
+    that merely runs a hook pays for the build or times out on it; usually by the prebuild
+    process started at collection, while the workers run other tests.
     """
-    import fcntl
+    return ensure_hook_repo(run_root(tmp_path_factory))
 
-    root = run_root(tmp_path_factory)
+
+def ensure_hook_repo(root: Path) -> tuple[str, str]:
     dest, built_rev = root / "hook-repo", root / "hook-repo.rev"
-    with open(root / "hook-repo.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker builds; the others wait and reuse
+    with once(root, "hook-repo"):
         if not built_rev.exists():
+            shutil.rmtree(dest, ignore_errors=True)  # a build that died half way
             _snapshot_source(dest)
             rev = git(dest, "rev-parse", "HEAD")
             user = root / "env-builder"
+            shutil.rmtree(user, ignore_errors=True)
             user.mkdir()
             git(user, "init", "-q", "--template=")
             (user / ".pre-commit-config.yaml").write_text(
@@ -264,6 +279,55 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
             assert built.code == 0, built.both
             built_rev.write_text(rev)
     return str(dest), built_rev.read_text()
+
+
+@contextlib.contextmanager
+def once(root: Path, name: str) -> Iterator[None]:
+    """Hold the test run's lock NAME: one process (an xdist worker or the prebuild) builds a
+    shared fixture; the others wait, then reuse what it built."""
+    import fcntl
+
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+# Fixtures built once per test run in the run's shared directory, by name: conftest's
+# hook_repo, test_scale_shards' sharded. Collection starts one process that builds those the
+# collected tests use, so no worker waits idle for a build while the machine has work to do.
+PREBUILT = {"hook_repo": "conftest:ensure_hook_repo",
+            "sharded": "test_scale_shards:ensure_sharded"}
+_prebuild: list[subprocess.Popen[bytes]] = []
+
+
+def start_prebuild(config: pytest.Config, items: Sequence[pytest.Item]) -> None:
+    used = sorted({name for item in items for name in getattr(item, "fixturenames", ())
+                   if name in PREBUILT})
+    if not used or config.getoption("collectonly"):
+        return
+    root = run_root(config._tmp_path_factory)  # type: ignore[attr-defined]
+    try:  # the first collecting worker starts it; the others find it started
+        os.close(os.open(root / "prebuild.started", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
+    home = root / "prebuild-home"
+    home.mkdir(exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in _LEAKY_VARS}
+    env.update(isolated_env(home, root))
+    with open(root / "prebuild.log", "wb") as log:
+        _prebuild.append(subprocess.Popen(
+            [sys.executable, str(Path(__file__).with_name("prebuild.py")), str(root),
+             *(PREBUILT[name] for name in used)],
+            cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT))
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    for proc in _prebuild:  # done long before, on every run but the shortest
+        try:
+            proc.wait(timeout=600)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def _snapshot_source(dest: Path) -> None:
@@ -318,5 +382,6 @@ SLOW_FIRST = ("test_check_receipt_framework.py", "test_own_code.py", "test_ledge
               "test_demo.py", "test_first_hour.py")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.path.name not in SLOW_FIRST)
+    start_prebuild(config, items)

@@ -76,15 +76,18 @@ def build_project(repo: Repo, config: bool = True) -> None:
 def sharded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project pushed to a server running the server hooks; four clones of it, each ran one
     shard of 4 and published at the same moment; a developer clone with the pre-push hook.
-    Built once for the whole run (xdist's workers share it, as conftest's hook_repo), copied
+    Built once for the whole run (conftest's prebuild, or the first worker to need it), copied
     by each test."""
-    import fcntl
-
     from conftest import run_root
 
-    where = run_root(tmp_path_factory) / "sharded"
-    with open(run_root(tmp_path_factory) / "sharded.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    return ensure_sharded(run_root(tmp_path_factory))
+
+
+def ensure_sharded(root: Path) -> Path:
+    from conftest import once
+
+    where = root / "sharded"
+    with once(root, "sharded"):
         if not (where / "built").exists():
             build_sharded(where)
             (where / "built").write_text("")
