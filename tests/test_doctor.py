@@ -96,3 +96,19 @@ def test_installed_hook_types_without_the_declaration_are_named(set_up: Repo) ->
     assert result.out.splitlines()[0].startswith(
         "receipt doctor: FIX: both hook types are installed here, but .pre-commit-config.yaml "
         "has no 'default_install_hook_types: [pre-commit, pre-push]'")
+
+
+def test_a_symlinked_environment_is_judged_as_the_link_git_sees(set_up: Repo,
+                                                                 tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    os.symlink(tmp_path / "elsewhere", set_up.path / ".venv")  # git lists the link itself
+    result = set_up.receipt("doctor")
+    assert result.code == FINDINGS
+    assert result.out.splitlines()[7] == (
+        "receipt doctor: FIX: .gitignore does not cover .venv, a symlink (a pattern ending in / "
+        "matches only a directory): add '.venv'")
+    set_up.write(".gitignore", (set_up.path / ".gitignore").read_text() + ".venv\n")
+    result = set_up.receipt("doctor")
+    assert result.code == 0, result.both
+    assert result.out.splitlines()[7].startswith(
+        "receipt doctor: ok: .gitignore covers artifacts/, .venv/, venv/")

@@ -224,8 +224,17 @@ def environments_ignored(setup: Setup) -> Item:
     for markers, directories in ENVIRONMENT_DIRS:
         if any(os.path.exists(os.path.join(setup.root, m)) for m in markers):
             wanted += directories
-    ignored = set(git.ignored_paths(setup.root, wanted))
-    missing = [d for d in wanted if d not in ignored]
+    # a directory that is a symlink is a file to git (and a path "beyond" it fails the whole
+    # check-ignore): ask about the link itself, which is what git status would list
+    asked = {d: d.rstrip("/") if os.path.islink(os.path.join(setup.root, d.rstrip("/"))) else d
+             for d in wanted}
+    ignored = set(git.ignored_paths(setup.root, asked.values()))
+    missing = [d for d in wanted if asked[d] not in ignored]
+    links = [asked[d] for d in missing if asked[d] != d]
+    if links:
+        return Item(False, f".gitignore does not cover {', '.join(links)}, a symlink "
+                           f"(a pattern ending in / matches only a directory): add "
+                           f"{', '.join(repr(link) for link in links)}")
     if missing:
         return Item(False, f".gitignore does not cover {', '.join(missing)}: add "
                            f"{'them' if len(missing) > 1 else 'it'} (receipt init does)")
