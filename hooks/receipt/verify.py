@@ -173,9 +173,9 @@ def merge_pushed_notes(data: str, notes_ref: str, git_dir: str) -> list[str]:
 
     Every spooled commit is merged, not only this push's: one whose own post-receive has not
     run yet is merged twice, which adds nothing, and its spool file is left for that hook,
-    which alone can tell its pusher that git refused the notes update. A commit whose objects are not here yet (its
-    push is still landing) is left for that push; one left for a day (its push died after the
-    pre-receive hook) is dropped, merged or not.
+    which alone can tell its pusher that git refused the notes update. A commit whose objects
+    are not here yet (its push is still landing) is left for that push; a file left for a day
+    (its push died after the pre-receive hook) is dropped, merged or not.
     """
     import time
 
