@@ -8,7 +8,18 @@ What a claim is not, decided before any rule looks (hard negatives an agent writ
   the tests to pass");
 - conditional or hedged: "if the tests pass", "once CI is green", "to make sure the suite
   passes", "it might pass now";
-- a question: the sentence ends with '?'.
+- a question: the sentence ends with '?';
+- mixed or unverified: a run's failure count in the sentence ("15 passed; 2 failed"), a failure
+  after the claim or beside it with "but", an admission in the sentence that the tests did not
+  run ("build's green, but that job doesn't run the tests"), a part ("mostly", "only", "except"),
+  "green" beside colour words; an item of a list or table whose list shows a failure or an open
+  check ("- e2e: not run", "| unit | 3 failed |");
+- unticked boxes ("- [ ] Tests pass") are to-dos.
+
+A test run's pasted output is read in code blocks too (the ``output`` rules): pytest's
+"N passed in Xs", jest's "Tests: N passed, N total", cargo's "test result: ok", go's "ok  <pkg>"
+lines, BUILD SUCCESSFUL, "N examples, 0 failures" and the like, each only where nothing in its
+block failed.
 
 Text is normalised before anything reads it (NFKC, zero-width and invisible characters taken
 out, common confusables such as Cyrillic U+0430 read as their Latin look-alikes), so a claim
@@ -38,25 +49,36 @@ _CONDITION = re.compile(
     r"so that|in order|to (?:make sure|ensure|check|confirm|verify|see|get|make)|make sure|ensure|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
-    r"tried|check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
+    r"tried|hoping|supposed to|my understanding|as far as i (?:know|can tell)|afaik|i assume|"
+    r"presumably|supposedly|apparently|reportedly|allegedly|"
+    r"will (?:confirm|verify|check|run|test|see)|"
+    r"check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
     r"next step|to-?do|plan(?:s|ned)? to|"
     r"please|let me know)\b", re.IGNORECASE)
-_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports? that|reported that|"
+_REPORTED = re.compile(r"\b(?:(?<!to )says?|said|claims?|claimed|reports? that|reported that|"
+                       r"mentioned|(?:you|they|he|she) (?:wrote|think|thought|believe)|"
+                       r"(?:as )?per (?:the|your|their|his|her)|"
                        r"according to|"
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
+                       r"before (?:my|the|this|that|i|we)\b|yesterday|earlier today|"
                        r"last (?:week|time|run)|on main|upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|on main|upstream|"
-                        r"in the past|until|on (?:some|other)|sometimes|intermittently)\b",
+                        r"in the past|until|on (?:some|other)|sometimes|intermittently|except|"
+                        r"apart from|other than|save for|if|unless|when|whenever|"
+                        r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior))\b",
                         re.IGNORECASE)
 # a part, not the whole: "3 of 5 tests pass", "most tests pass"
 _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
-                      r"(?:the\s+)?$|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
+                      r"(?:the\s+)?$|\b\d+\s*/\s*$|\bmostly\s+$"
+                      r"|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
                       r"(?:the\s+)?$|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
                       r"|\bthe (?:old|previous|former|original) $",
                       re.IGNORECASE)
+# ... or a part inside the claim: "the tests mostly pass"
+_HALF = re.compile(r"\b(?:mostly|partly|partially|largely|nearly|almost|somewhat)\b", re.IGNORECASE)
 # a hedged claim beside an admission that nothing ran is no claim: "should pass now, but I
 # wasn't able to run them"
 _HEDGE = re.compile(r"\b(?:should|think|believe|expect|guess|suspect)\b", re.IGNORECASE)
@@ -64,13 +86,57 @@ _NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|di
                       r"haven't|have not|hasn't|unable to|not able to)\s+"
                       r"(?:(?:been\s+)?able\s+to\s+)?(?:run|execute|test|verify|check)\b",
                       re.IGNORECASE)
+# beside a claim, an admission that what passed is not the tests: "build's green, but that
+# job doesn't run the tests, so treat this as unverified"
+_UNVERIFIED = re.compile(
+    r"\b(?:unverified|untested|(?:doesn't|does not|don't|do not|didn't|did not|haven't|have not|"
+    r"hasn't|never|couldn't|could not|wasn't able to|weren't able to)\s+(?:actually\s+|yet\s+)?"
+    r"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked)\b"
+    r"(?:\s+(?:the|any|it|them|this|that))?"
+    r"(?!\s+(?:lint|linter|formatter|types?|typecheck|benchmarks?|docs)\b)"
+    r"|(?:tests?|specs?|suite)\s+(?:were|was|are|is|have|has)(?:\s+not|n't)\s+(?:yet\s+)?"
+    r"(?:been\s+)?(?:run|executed))", re.IGNORECASE)
+# reported after the claim: "passes in CI per the badge"
+_HEARSAY_AFTER = re.compile(r"\b(?:per|according to|going by|judging by|apparently|reportedly|"
+                            r"supposedly|allegedly|(?:the|a) (?:reviewer|user|issue|ticket|author|"
+                            r"description|readme|badge|docs?) (?:says?|said|claims?|reports?|wrote)"
+                            r"|(?:he|she|they|you) (?:says?|said|claims?|wrote))\b", re.IGNORECASE)
+# "green" as a colour, not a verdict
+_COLOUR = re.compile(r"\b(?:colou?rs?|amber|yellow|blue|orange|purple|pink|background|"
+                     r"foreground|css|theme|palette|led|traffic light|hex)\b|#[0-9a-f]{3,6}\b",
+                     re.IGNORECASE)
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
-_FAILS = re.compile(r"(?<!nothing )(?<!never )(?<!no )(?<!none )\b(?:fails|failed|fail|"
-                    r"errors|errored|broke|crashes|crashed)\b", re.IGNORECASE)
+_FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashed|red)\b"
+                    r"(?!:?\s*0\b)", re.IGNORECASE)
+# "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
+_DENIED = re.compile(r"\b(?:no|nothing|never|none|without|zero|0)\s+(?:\S+\s+){0,2}$",
+                     re.IGNORECASE)
+# what a test run's own output says when something failed, anywhere in the block it is in
+_RUN_FAILED = re.compile(r"\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|failing|fails?|"
+                         r"errors?)\b"
+                         r"(?!\s+(?:tests?|specs?|cases?|ones?)\b)"
+                         r"|(?<!no )\b(?:failures|errors|failed)\s*[:=]\s*[1-9]"
+                         r"|(?-i:\bFAIL(?:ED|URE|S)?\b)"
+                         r"|[\u274c\u2717\u2718\U0001f534]|\bnot ok \d", re.IGNORECASE)
+# a list or table of checks with one still open is not a list of passes
+_PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|\bpending\b|\bqueued\b|\bin progress\b"
+                      r"|^\s*(?:[-*+]\s*)?\[ \]"
+                      r"|\|\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|skipped|todo)\b"
+                      r"|^\W*(?:fail(?:ed|ing|s)?|red|broken)\b"
+                      r"|:\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|broken|skipped)\b",
+                      re.IGNORECASE | re.MULTILINE)
+_EARLIER = re.compile(r"\b(?:before|previously|earlier|initially|originally)\b[^.\n]*",
+                      re.IGNORECASE)
+# a line of a list or a table, or a "label: value" line
+_ITEM = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:\s[^\s:]+){0,3}:\s)")
 _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+# an unticked box claims nothing: "- [ ] Tests pass" in a template is a to-do
+_UNTICKED = re.compile(r"^\s*(?:[-*+]\s*)?\[ \].*$", re.MULTILINE)
+_COLON = re.compile(r":\s")
+_BLOCK_BREAK = re.compile(r"\n\s*\n")
 # invisible in any rendering: zero-width spaces and joiners, marks, word joiner and the
 # invisible operators, the BOM, the soft hyphen, the Mongolian vowel separator
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e"
@@ -107,25 +173,42 @@ def normalised(text: str) -> str:
 
 
 def _blank_unless_runner(match: re.Match[str]) -> str:
-    """Inline code naming a test runner reads as its words ("`cargo test` is green"); other
-    quoted text is blanked."""
+    """Inline code naming a test runner reads as its words ("`cargo test` is green",
+    "`npm ci && npm test` all pass"); other quoted text is blanked."""
     inner = match.group(0)[1:-1]
-    if match.group(0).startswith("`") and _RUNNER_CODE.fullmatch(inner):
+    if match.group(0).startswith("`") and _RUNNER_CODE.fullmatch(
+            re.split(r"&&|\|\||;", inner)[-1].strip()):
         return " " + inner + " "
     return _blank(match)
+
+
+def _marked(match: re.Match[str]) -> str:
+    """Quoted text as sentences see it: blanked, but a sentence may start at it."""
+    return "Q" + _blank(match)[1:]
 
 
 def unquoted(text: str) -> str:
     text = _FENCE.sub(_blank, text)
     text = _QUOTE_LINE.sub(_blank, text)
+    text = _UNTICKED.sub(_blank, text)
     return _QUOTED.sub(_blank_unless_runner, text)
+
+
+# a lower-case sentence after a full stop ("fixed it. tests pass"), but not after an
+# abbreviation, an ellipsis or a path ("./...")
+_LOWER_START = re.compile(r"(?<![.\w]\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
+                          r"(?<=\w[.!?])\s+(?=[a-z])")
 
 
 def sentences(text: str) -> list[tuple[int, int, int]]:
     """(line number, start, end) of each sentence of TEXT."""
     found: list[tuple[int, int, int]] = []
     start = 0
-    for cut in [*_SENTENCE_END.finditer(text), None]:
+    cuts = sorted([*_SENTENCE_END.finditer(text), *_LOWER_START.finditer(text)],
+                  key=lambda m: m.start())
+    for cut in [*cuts, None]:
+        if cut is not None and cut.start() < start:
+            continue
         end = cut.start() if cut else len(text)
         if text[start:end].strip():
             found.append((text.count("\n", 0, start) + 1, start, end))
@@ -142,51 +225,135 @@ def _clauses(sentence: str) -> list[str]:
     return [p for p in parts if p.strip()]
 
 
-def _claims_in(clause: str, context: str) -> ClaimRule | None:
-    for rule in RULES:
+def _fails(text: str) -> bool:
+    """TEXT says something failed: a failure word no "no"/"0"/"nothing" just before denies."""
+    return any(not _DENIED.search(text[:m.start()]) for m in _FAILS.finditer(text))
+
+
+def _partial(before: str, claimed: str) -> bool:
+    """A part, not the whole ("3 of 5 tests pass"); "all 5 of 5" is the whole."""
+    found = _PARTIAL.search(before)
+    if found is None:
+        return False
+    count = re.match(r"\D*(\d+)\s+(?:of|out of)\s+$", found.group(0))
+    return not (count and claimed.startswith(count.group(1) + " "))
+
+
+def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) -> ClaimRule | None:
+    for rule in rules:
         m = rule.pattern.search(clause)
         if not m:
             continue
         before = clause[:m.start()]
         said = before if rule.negative_form else clause[:m.end()]
+        # a negation reaches no further than a colon: "Not much to say: the tests pass"
+        said = said[max((c.end() for c in _COLON.finditer(said) if c.end() <= m.start()),
+                        default=0):]
         if _NEGATION.search(said) or _CONDITION.search(clause[:m.end()]) \
                 or any(r.start() < m.start() for r in _REPORTED.finditer(clause[:m.end()])) \
-                or _PARTIAL.search(before) \
-                or _QUALIFIED.search(clause[m.end():]):
+                or _partial(before, m.group(0)) or _HALF.search(m.group(0)) \
+                or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
+                or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
+                or ("green" in m.group(0).lower() and _COLOUR.search(context)):
             continue
         if rule.needs_context and not TEST_CONTEXT.search(context):
             continue
-        if _FAILS.search(clause[m.end():]):  # "passed once and failed twice": mixed
+        if _fails(clause[m.end():]):  # "passed once and failed twice": mixed
             continue
         return rule
     return None
+
+
+_PROSE_RULES = tuple(r for r in RULES if not r.output)
+_OUTPUT_RULES = tuple(r for r in RULES if r.output)
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each block of TEXT: a paragraph, or a code block with its blank lines."""
+    spans: list[tuple[int, int]] = []
+    fences = [(m.start(), m.end()) for m in _FENCE.finditer(text)]
+    start = 0
+    for cut in [*_BLOCK_BREAK.finditer(text), None]:
+        end = cut.start() if cut else len(text)
+        if cut is not None and any(a < cut.start() < b for a, b in fences):
+            continue
+        spans.append((start, end))
+        start = cut.end() if cut else end
+    return spans
+
+
+def _open_or_failed(block: str) -> bool:
+    """BLOCK shows a failure or a check still open, now (not "before: 3 failed")."""
+    block = _EARLIER.sub("", block)
+    return _RUN_FAILED.search(block) is not None or _PENDING.search(block) is not None
+
+
+def _block_of(blocks: list[tuple[int, int]], text: str, at: int) -> str:
+    return next((text[a:b] for a, b in blocks if a <= at <= b), "")
 
 
 def find_claims(text: str) -> list[Claim]:
     """Every sentence of TEXT that claims the tests pass, with the first rule it meets."""
     text = normalised(text)
     plain = unquoted(text)
+    marked = _QUOTED.sub(_marked, _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, _FENCE.sub(
+        _blank, text))))
+    blocks = _blocks(text)
     claims: list[Claim] = []
     previous = ""
-    for line, start, end in sentences(plain):
+    for line, start, end in sentences(marked):
         sentence = plain[start:end].strip()
         context, previous = previous + " " + text[start:end], text[start:end]
         if sentence.endswith("?"):
             continue
+        # a run's own output beside the claim says something failed: "15 passed; 2 failed"
+        if _RUN_FAILED.search(sentence):
+            continue
         clauses = _clauses(sentence)
         for clause in clauses:
-            rule = _claims_in(clause, context)
+            rule = _claims_in(clause, context, _PROSE_RULES)
             if rule is not None and _HEDGE.search(clause) and _NOT_RUN.search(sentence):
                 continue
             if rule is not None and any(
-                    _FAILS.search(other) and (_CONTRAST.search(other) or _CONTRAST.search(clause))
+                    _fails(other) and (_CONTRAST.search(other) or _CONTRAST.search(clause))
                     for other in clauses if other is not clause):
                 continue
+            # "build's green, but that job doesn't run the tests": an admission beside it
+            if rule is not None and _UNVERIFIED.search(sentence):
+                continue
+            # a list's item is judged with its list: "- unit: pass" above "- e2e: fail"
+            if rule is not None and _ITEM.match(text[text.rfind("\n", 0, start) + 1:]) \
+                    and _open_or_failed(_block_of(blocks, text, start)):
+                break
             if rule is not None:
                 original = " ".join(text[start:end].split())
                 claims.append(Claim(rule, line, original[:300]))
                 break
-    return claims
+    claims.extend(_output_claims(text, blocks, {c.line for c in claims}))
+    return sorted(claims, key=lambda c: c.line)
+
+
+def _output_claims(text: str, blocks: list[tuple[int, int]], seen: set[int]) -> list[Claim]:
+    """The first line of each block of a test run's output, or of a list of ticked checks,
+    that shows the checks passing: read in code blocks too, and only where nothing in its
+    block failed or is still open."""
+    shown = _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, text))
+    found: list[Claim] = []
+    claimed: set[str] = set()
+    at = 0
+    for number, line in enumerate(shown.split("\n"), start=1):
+        start, at = at, at + len(line) + 1
+        if number in seen or not line.strip() or line.rstrip().endswith("?"):
+            continue
+        rule = _claims_in(line, line, _OUTPUT_RULES)
+        if rule is None:
+            continue
+        block = _block_of(blocks, shown, start)
+        if _open_or_failed(block) or block in claimed:
+            continue
+        found.append(Claim(rule, number, " ".join(line.split())[:300]))
+        claimed.add(block)
+    return found
 
 
 def says_no_receipt(text: str) -> bool:
