@@ -60,7 +60,8 @@ SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|exist
           r"|(?:all|both|every)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+)?(?:envs?|environments?|" \
           r"packages|targets|platforms|jobs|runners|python versions|node versions|browsers|" \
           r"matrix (?:entries|jobs))" \
-          rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?{KINDS})+(?:\s+(?:tests|suites|specs))?" \
+          rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?{KINDS}){{1,4}}" \
+          r"(?:\s+(?:tests|suites|specs))?" \
           rf"|(?:the\s+)?(?:full\s+|whole\s+)?{RUNNER}(?:\s+runs?)?" \
           r"|everything|all of (?:it|them)|(?:the\s+)?whole thing|it all"
 # what it did: passed, went green, came back clean ("is happy" only of the tests, CI or a runner)
@@ -69,8 +70,8 @@ _LINK = r"(?:'s|'re|\s+(?:is|are|was|were|has|have|been|now|still|all|both|also|
         r"went|goes|go|turned|turns|completed?|finished|should|will|be|do|does|did|each))"
 # a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
 # green") unless nothing stands between them ("unit + e2e green")
-VERDICT = rf"{_LINK}*\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?)\b" \
-          rf"|{_LINK}+\s+(?:all\s+|100%\s+|fully\s+)?(?:passing|green|clean(?:ly)?|" \
+VERDICT = rf"{_LINK}{{0,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?)\b" \
+          rf"|{_LINK}{{1,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:passing|green|clean(?:ly)?|" \
           r"successful(?:ly)?)\b"
 STATE = r"\s+(?:all\s+|both\s+|now\s+)?(?:passing|green|clean|successful)\b"
 SOFT_VERDICT = r"(?:'s|'re|\s+(?:is|are|was|were|looks?|seems?|came back|comes? back))\s+" \
@@ -109,14 +110,18 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?=\s*(?:$|[,.;!)]|(?:and|now|too|again|locally|on|in)\b))"
               rf"|\b(?:pass(?:ed|ing)?|green|ok)\W{{0,3}}(?P<of>\d+)\s*/\s*(?P=of)\b"
               rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
-              rf"|\b(?:tests?|specs?|suites?)\b[^.;:]{{0,40}}?\b(?:and |all |now |still |also |"
+              rf"|\b(?:tests?|specs?|suites?)\b[^.;:,]{{0,40}}?"
+              rf"(?:,\s+(?:which\s+|(?:including|plus|along with|even|old and new)\b"
+              rf"[^.;:,]{{0,40}},\s*))?"
+              rf"\b(?:and |all |now |still |also |"
               rf"both |too )*(?:pass(?:es|ed)?|(?:are |is )?passing)\b{NOT_AN_OBJECT}"
               rf"|\beverything (?:now |still |else )?(?:pass(?:es|ed)|is passing)\b{NOT_AN_OBJECT}"
               rf"|\b(?P<n>\d+)\s*/\s*(?P=n) (?:tests? |specs? )?(?:(?:pass(?:ed|ing)?|green|ok)\b|"
               rf"\u2705|\u2714|\u2713)"
               rf"|\b(?:tests?|specs?|test results?|test suite|suite|verification|testing|ci|checks|"
-              rf"status|result)\W{{0,4}}:\W{{0,4}}(?:all\s+)?"
-              rf"(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b"
+              rf"status|result|build)(?:\s+run)?(?:\s+#\d+)?\W{{0,4}}:\W{{0,4}}(?:all\s+)?"
+              rf"(?:(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b|"
+              rf"(?P<lab>\d+)\s*/\s*(?P=lab)\b)"
               rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:run|ran)\s+(?:successfully|clean(?:ly)?|"
               rf"green)\b"
               rf"|\b(?:the|that|this) (?:previously )?(?:failing|flaky|broken|red)(?: one| test| "
@@ -173,7 +178,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"\b(?:they|it|all|all of them|each of them|both|both of them|them all|each one|"
               rf"every one|the rest)(?:\s+(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|"
               rf"ten|eleven|twelve|of them|of these))?(?:'s|'re)?\s+(?:all\s+|now\s+|still\s+|"
-              rf"do\s+|also\s+|both\s+)*(?:(?:run|ran)\s+and\s+)?"
+              rf"do\s+|also\s+|both\s+){{0,4}}(?:(?:run|ran)\s+and\s+)?"
               rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+)?passing|(?:are\s+|is\s+)?(?:all\s+)?green|"
               rf"succeed(?:s|ed)?|went green|(?:came|come|comes) back clean|ran clean|"
               rf"(?:are\s+|is\s+)?(?:all\s+)?clean)\b{NOT_AN_OBJECT}",
@@ -187,12 +192,15 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bnothing else (?:is |was |got |seems |appears )?(?:to be )?"
               r"(?:affected|impacted)\b"
               r"|\bnot (?:a )?single (?:test )?(?:failure|failing test|test failed)\b"
-              r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?)\b",
+              r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?)\b"
+              rf"|\b(?:{SUBJECT})\s+(?:runs?|ran|completes?|completed|finishe[sd]|pass(?:es|ed)?)"
+              r"\s+without (?:any )?(?:errors|failures|failing tests|issues|problems)\b",
               "Refactored the parser; nothing broke.",
               "I am not sure nothing broke: the suite did not run.",
               negative_form=True),
     ClaimRule("CLM009", "says the checks came back clean",
-              rf"\b(?:{SUBJECT})(?:\s+(?:on|in|for|under|across|against)\s+[^.;:,]{{1,25}}?)?"
+              rf"\b(?:{SUBJECT})(?:\s+run)?(?:\s+#\d+)?"
+              rf"(?:\s+(?:on|in|for|under|across|against)\s+[^.;:,]{{1,25}}?)?"
               rf"(?:{VERDICT}){NOT_AN_OBJECT}|\b(?:{SUBJECT}){STATE}"
               rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build)(?:{SOFT_VERDICT})"
               rf"|\b(?:{RUNNER})\s+ok\b",

@@ -28,6 +28,7 @@ written to slip past the rules is read as it looks.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 
@@ -50,7 +51,8 @@ _CONDITION = re.compile(
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
     r"tried|hoping|supposed to|my understanding|as far as i (?:know|can tell)|afaik|i assume|"
-    r"presumably|supposedly|apparently|reportedly|allegedly|"
+    r"presumably|supposedly|apparently|reportedly|allegedly|in theory|in principle|"
+    r"theoretically|on paper|ideally|"
     r"will (?:confirm|verify|check|run|test|see)|"
     r"check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
     r"next step|to-?do|plan(?:s|ned)? to|"
@@ -95,7 +97,16 @@ _UNVERIFIED = re.compile(
     r"(?:\s+(?:the|any|it|them|this|that))?"
     r"(?!\s+(?:lint|linter|formatter|types?|typecheck|benchmarks?|docs)\b)"
     r"|(?:tests?|specs?|suite)\s+(?:were|was|are|is|have|has)(?:\s+not|n't)\s+(?:yet\s+)?"
-    r"(?:been\s+)?(?:run|executed))", re.IGNORECASE)
+    r"(?:been\s+)?(?:run|executed)"
+    r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
+    r"run|done)|still (?:running|queued|pending|in progress))", re.IGNORECASE)
+# an instruction or a plan at the start of a clause: "Next: confirm CI is green"
+_IMPERATIVE = re.compile(r"^\W*(?:next\s*:\s*|then\s+)?(?:confirm|verify|check|ensure|get|"
+                         r"make(?!\s+(?:test|check|verify|ci)\b)|keep)\b", re.IGNORECASE)
+# a failure that is not the present state: "fails without the fix", "fails on main"
+_BEFORE_FIX = re.compile(r"^\s*(?:on main|before|without (?:the|my|this) (?:fix|change|patch)|"
+                         r"previously|originally|earlier|in the old|on the old|until)\b",
+                         re.IGNORECASE)
 # reported after the claim: "passes in CI per the badge"
 _HEARSAY_AFTER = re.compile(r"\b(?:per|according to|going by|judging by|apparently|reportedly|"
                             r"supposedly|allegedly|(?:the|a) (?:reviewer|user|issue|ticket|author|"
@@ -108,10 +119,11 @@ _COLOUR = re.compile(r"\b(?:colou?rs?|amber|yellow|blue|orange|purple|pink|backg
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
-_FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashed|red)\b"
+_FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashed|red|hangs|hung|"
+                    r"deadlocks|deadlocked|times out|timed out)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
-_DENIED = re.compile(r"\b(?:no|nothing|never|none|without|zero|0)\s+(?:\S+\s+){0,2}$",
+_DENIED = re.compile(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+(?:\S+\s+){0,2}$",
                      re.IGNORECASE)
 # what a test run's own output says when something failed, anywhere in the block it is in
 _RUN_FAILED = re.compile(r"\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|failing|fails?|"
@@ -135,7 +147,9 @@ _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
 # an unticked box claims nothing: "- [ ] Tests pass" in a template is a to-do
 _UNTICKED = re.compile(r"^\s*(?:[-*+]\s*)?\[ \].*$", re.MULTILINE)
-_COLON = re.compile(r":\s")
+# how far back a negation reaches: not past a colon or an "and" ("Not much to say: the tests
+# pass", "the repro no longer crashes and the tests pass")
+_SCOPE = re.compile(r":\s|\band\s")
 _BLOCK_BREAK = re.compile(r"\n\s*\n")
 # invisible in any rendering: zero-width spaces and joiners, marks, word joiner and the
 # invisible operators, the BOM, the soft hyphen, the Mongolian vowel separator
@@ -230,6 +244,17 @@ def _fails(text: str) -> bool:
     return any(not _DENIED.search(text[:m.start()]) for m in _FAILS.finditer(text))
 
 
+def _fails_now(text: str) -> bool:
+    """TEXT says something fails now: not denied, not before the fix ("fails on main",
+    "previously failed", "was failing")."""
+    if _EARLIER.search(text) or re.search(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|"
+                                          r"resolved|addressed)\b", text, re.I):
+        return False
+    return any(not _DENIED.search(text[:m.start()]) and not _BEFORE_FIX.match(text[m.end():])
+               for m in _FAILS.finditer(text)) \
+        or re.search(r"\b(?:are|is|still|keeps?)\s+failing\b", text, re.I) is not None
+
+
 def _partial(before: str, claimed: str) -> bool:
     """A part, not the whole ("3 of 5 tests pass"); "all 5 of 5" is the whole."""
     found = _PARTIAL.search(before)
@@ -247,9 +272,10 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) 
         before = clause[:m.start()]
         said = before if rule.negative_form else clause[:m.end()]
         # a negation reaches no further than a colon: "Not much to say: the tests pass"
-        said = said[max((c.end() for c in _COLON.finditer(said) if c.end() <= m.start()),
+        said = said[max((c.end() for c in _SCOPE.finditer(said) if c.end() <= m.start()),
                         default=0):]
         if _NEGATION.search(said) or _CONDITION.search(clause[:m.end()]) \
+                or _IMPERATIVE.search(clause) \
                 or any(r.start() < m.start() for r in _REPORTED.finditer(clause[:m.end()])) \
                 or _partial(before, m.group(0)) or _HALF.search(m.group(0)) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
@@ -259,6 +285,8 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) 
         if rule.needs_context and not TEST_CONTEXT.search(context):
             continue
         if _fails(clause[m.end():]):  # "passed once and failed twice": mixed
+            continue
+        if "," in before and _fails_now(before[:before.rindex(",")]):  # "2 fail, the rest pass"
             continue
         return rule
     return None
@@ -288,8 +316,25 @@ def _open_or_failed(block: str) -> bool:
     return _RUN_FAILED.search(block) is not None or _PENDING.search(block) is not None
 
 
-def _block_of(blocks: list[tuple[int, int]], text: str, at: int) -> str:
-    return next((text[a:b] for a, b in blocks if a <= at <= b), "")
+class _Blocks:
+    """The blocks of a text, each judged once: does it show a failure or an open check?"""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.spans = _blocks(text)
+        self.starts = [a for a, _ in self.spans]
+        self.judged: dict[int, bool] = {}
+
+    def of(self, at: int) -> int:
+        """The start of the block AT is in."""
+        return self.spans[max(bisect.bisect_right(self.starts, at) - 1, 0)][0]
+
+    def open_or_failed(self, at: int) -> bool:
+        start = self.of(at)
+        if start not in self.judged:
+            end = self.spans[self.starts.index(start)][1]
+            self.judged[start] = _open_or_failed(self.text[start:end])
+        return self.judged[start]
 
 
 def find_claims(text: str) -> list[Claim]:
@@ -298,7 +343,7 @@ def find_claims(text: str) -> list[Claim]:
     plain = unquoted(text)
     marked = _QUOTED.sub(_marked, _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, _FENCE.sub(
         _blank, text))))
-    blocks = _blocks(text)
+    blocks = _Blocks(text)
     claims: list[Claim] = []
     previous = ""
     for line, start, end in sentences(marked):
@@ -314,16 +359,16 @@ def find_claims(text: str) -> list[Claim]:
             rule = _claims_in(clause, context, _PROSE_RULES)
             if rule is not None and _HEDGE.search(clause) and _NOT_RUN.search(sentence):
                 continue
-            if rule is not None and any(
-                    _fails(other) and (_CONTRAST.search(other) or _CONTRAST.search(clause))
-                    for other in clauses if other is not clause):
+            # a failure beside it, now: "two tests fail on Windows; the rest pass"
+            if rule is not None and any(_fails_now(other) for other in clauses
+                                        if other is not clause):
                 continue
             # "build's green, but that job doesn't run the tests": an admission beside it
             if rule is not None and _UNVERIFIED.search(sentence):
                 continue
             # a list's item is judged with its list: "- unit: pass" above "- e2e: fail"
             if rule is not None and _ITEM.match(text[text.rfind("\n", 0, start) + 1:]) \
-                    and _open_or_failed(_block_of(blocks, text, start)):
+                    and blocks.open_or_failed(start):
                 break
             if rule is not None:
                 original = " ".join(text[start:end].split())
@@ -333,26 +378,24 @@ def find_claims(text: str) -> list[Claim]:
     return sorted(claims, key=lambda c: c.line)
 
 
-def _output_claims(text: str, blocks: list[tuple[int, int]], seen: set[int]) -> list[Claim]:
+def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
     """The first line of each block of a test run's output, or of a list of ticked checks,
     that shows the checks passing: read in code blocks too, and only where nothing in its
     block failed or is still open."""
     shown = _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, text))
     found: list[Claim] = []
-    claimed: set[str] = set()
+    claimed: set[int] = set()
     at = 0
     for number, line in enumerate(shown.split("\n"), start=1):
         start, at = at, at + len(line) + 1
-        if number in seen or not line.strip() or line.rstrip().endswith("?"):
+        if number in seen or not line.strip() or line.rstrip().endswith("?") \
+                or blocks.of(start) in claimed:
             continue
         rule = _claims_in(line, line, _OUTPUT_RULES)
-        if rule is None:
-            continue
-        block = _block_of(blocks, shown, start)
-        if _open_or_failed(block) or block in claimed:
+        if rule is None or blocks.open_or_failed(start):
             continue
         found.append(Claim(rule, number, " ".join(line.split())[:300]))
-        claimed.add(block)
+        claimed.add(blocks.of(start))
     return found
 
 
