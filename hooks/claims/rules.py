@@ -57,8 +57,8 @@ SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|exist
           rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
           r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|" \
           r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
-          r"|(?:all|both|every)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+)?(?:envs?|environments?|" \
-          r"packages|targets|platforms|jobs|runners|python versions|node versions|browsers|" \
+          r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+)?(?:envs?|environments?|" \
+          r"packages?|targets?|platforms?|jobs?|runners?|python versions|node versions|browsers?|" \
           r"matrix (?:entries|jobs))" \
           rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?{KINDS}){{1,4}}" \
           r"(?:\s+(?:tests|suites|specs))?" \
@@ -122,7 +122,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"status|result|build)(?:\s+run)?(?:\s+#\d+)?\W{{0,4}}:\W{{0,4}}(?:all\s+)?"
               rf"(?:(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b|"
               rf"(?P<lab>\d+)\s*/\s*(?P=lab)\b)"
-              rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:run|ran)\s+(?:successfully|clean(?:ly)?|"
+              rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:run|ran|executed|completed|finished)\s+"
+              rf"(?:successfully|clean(?:ly)?|"
               rf"green)\b"
               rf"|\b(?:the|that|this) (?:previously )?(?:failing|flaky|broken|red)(?: one| test| "
               rf"spec| case)?\s+(?:\w+\s+)?(?:now\s+)?(?:pass(?:es|ed)|is passing)\b",
@@ -168,7 +169,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:verified|confirmed)\W*$"
               r"|\b(?:all|every) (?:\w+ )?(?:checks|test runs?) (?:pass(?:ed)?|succeeded)\b"
               r"|\b(?:with )?(?:no|zero|0) (?:test )?failures\b"
-              r"|\b\d+ (?:tests? )?passed(?:,? (?:0|no) failed)?\b"
+              r"|\b\d+ (?:tests? )?passed(?:,? (?:0|no) failed)?\b|\b\d+ (?:tests? )?passing\b"
               r"(?![^.]*\b[1-9]\d* (?:failed|errors?)\b)"
               r"|\b(?:re-?ran|ran) the (?:\w+ ){0,3}(?:suite|tests|specs) and (?:everything|"
               r"it|they|all) (?:pass(?:es|ed)?|is green|was green|looks good)\b",
@@ -202,7 +203,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"\b(?:{SUBJECT})(?:\s+run)?(?:\s+#\d+)?"
               rf"(?:\s+(?:on|in|for|under|across|against)\s+[^.;:,]{{1,25}}?)?"
               rf"(?:{VERDICT}){NOT_AN_OBJECT}|\b(?:{SUBJECT}){STATE}"
-              rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build)(?:{SOFT_VERDICT})"
+              rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build|(?:all|both|every|each)\s+"
+              rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?))(?:{SOFT_VERDICT})"
               rf"|\b(?:{RUNNER})\s+ok\b",
               "Fixed. `go test ./...` comes back clean, and CI passed on all three runners.",
               "The build passes the `--release` flag through to cargo now."),
@@ -217,7 +219,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both)"
               r"\s+)*(?:came back clean|comes back clean|ran clean|runs clean|passed|passing|"
               r"succeeded|"
-              r"all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
+              r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
               r"both times|every time|throughout))*\W*(?=$|[,.;!)])",
               "Ran `go test -race ./...` \u2014 came back clean.",
               "Ran `go test -race ./...` \u2014 it hung on TestWatcher."),
@@ -245,7 +247,8 @@ RULES: tuple[ClaimRule, ...] = (
               output=True),
     ClaimRule("CLM013", "ticks every check",
               rf"^\W*(?:\d+[.)]\s*)?(?:\u2705|\u2714\ufe0f?|\u2713|\u2611\ufe0f?)\s*[^|\n]{{0,30}}?"
-              rf"(?:\b(?:lint|types|typecheck|tsc|mypy|build|{KINDS}|tests?|specs?|ci|suite|checks)\b"
+              rf"(?:\b(?:lint|types|typecheck|tsc|mypy|build|{KINDS}|tests?|specs?|ci|suite|checks|"
+              rf"{RUNNER})\b"
               rf"|\(\d+\)|\b(\d+)/\1\b)"
               rf"|^\W*(?:[-*+]\s*|\d+[.)]\s*)?(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|"
               rf"suite|checks)(?:\s+(?:tests|specs|suite))?\s*:\s*(?:pass(?:ed|ing)?|ok|green|"

@@ -50,7 +50,9 @@ _CONDITION = re.compile(
     r"so that|in order|to (?:make sure|ensure|check|confirm|verify|see|get|make)|make sure|ensure|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
-    r"tried|hoping|supposed to|my understanding|as far as i (?:know|can tell)|afaik|i assume|"
+    r"tried|hoping|supposed to|must|required(?!\s+(?:status\s+)?(?:checks?|jobs?|tests?)\b)|"
+    r"requires|requirements?|criteria|precondition|prerequisite|definition of done|"
+    r"my understanding|as far as i (?:know|can tell)|afaik|i assume|"
     r"presumably|supposedly|apparently|reportedly|allegedly|in theory|in principle|"
     r"theoretically|on paper|ideally|"
     r"will (?:confirm|verify|check|run|test|see)|"
@@ -99,7 +101,8 @@ _UNVERIFIED = re.compile(
     r"|(?:tests?|specs?|suite)\s+(?:were|was|are|is|have|has)(?:\s+not|n't)\s+(?:yet\s+)?"
     r"(?:been\s+)?(?:run|executed)"
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
-    r"run|done)|still (?:running|queued|pending|in progress))", re.IGNORECASE)
+    r"run|done)|still (?:running|queued|pending|in progress)"
+    r"|(?:tests?|specs?|suite)\s+(?:are|were|is|was|got)\s+(?:all\s+)?skipped)", re.IGNORECASE)
 # an instruction or a plan at the start of a clause: "Next: confirm CI is green"
 _IMPERATIVE = re.compile(r"^\W*(?:next\s*:\s*|then\s+)?(?:confirm|verify|check|ensure|get|"
                          r"make(?!\s+(?:test|check|verify|ci)\b)|keep)\b", re.IGNORECASE)
@@ -112,6 +115,10 @@ _HEARSAY_AFTER = re.compile(r"\b(?:per|according to|going by|judging by|apparent
                             r"supposedly|allegedly|(?:the|a) (?:reviewer|user|issue|ticket|author|"
                             r"description|readme|badge|docs?) (?:says?|said|claims?|reports?|wrote)"
                             r"|(?:he|she|they|you) (?:says?|said|claims?|wrote))\b", re.IGNORECASE)
+# a requirement, not a result: "tests passing on CI is required"
+_REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandatory|a must|"
+                             r"a (?:precondition|prerequisite|requirement|blocker))\b",
+                             re.IGNORECASE)
 # "green" as a colour, not a verdict
 _COLOUR = re.compile(r"\b(?:colou?rs?|amber|yellow|blue|orange|purple|pink|background|"
                      r"foreground|css|theme|palette|led|traffic light|hex)\b|#[0-9a-f]{3,6}\b",
@@ -280,6 +287,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) 
                 or _partial(before, m.group(0)) or _HALF.search(m.group(0)) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
+                or _REQUIRED_AFTER.match(clause[m.end():]) \
                 or ("green" in m.group(0).lower() and _COLOUR.search(context)):
             continue
         if rule.needs_context and not TEST_CONTEXT.search(context):
