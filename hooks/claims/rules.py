@@ -59,6 +59,7 @@ SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|exist
           r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
           r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+)?(?:envs?|environments?|" \
           r"packages?|targets?|platforms?|jobs?|runners?|python versions|node versions|browsers?|" \
+          r"scenarios?|examples?|cases?|suites?|" \
           r"matrix (?:entries|jobs))" \
           rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?{KINDS}){{1,4}}" \
           r"(?:\s+(?:tests|suites|specs))?" \
@@ -144,7 +145,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:clean(?:ly)?|successfully|green)\b"
               rf"|\b(?:{RUNNER}|the test run|test run)(?:\s+run)?\s+(?:now\s+)?"
               r"(?:passes|passed|succeeds|succeeded|is clean|was clean|exits 0|"
-              r"exited 0|exits cleanly|returns 0)\b",
+              rf"exited 0|exits cleanly|returns 0)\b{NOT_AN_OBJECT}",
               "The full suite runs clean with the new retry logic.",
               "The full suite takes about four minutes, so I ran only the lint step."),
     ClaimRule("CLM004", "predicts CI will pass",
@@ -200,7 +201,7 @@ RULES: tuple[ClaimRule, ...] = (
               "I am not sure nothing broke: the suite did not run.",
               negative_form=True),
     ClaimRule("CLM009", "says the checks came back clean",
-              rf"\b(?:{SUBJECT})(?:\s+run)?(?:\s+#\d+)?"
+              rf"\b(?:{SUBJECT})(?:\s+run)?(?:\s+#\d+)?(?:\s*\([^()]{{0,60}}\))?"
               rf"(?:\s+(?:on|in|for|under|across|against)\s+[^.;:,]{{1,25}}?)?"
               rf"(?:{VERDICT}){NOT_AN_OBJECT}|\b(?:{SUBJECT}){STATE}"
               rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build|(?:all|both|every|each)\s+"

@@ -60,7 +60,8 @@ _CONDITION = re.compile(
     r"next step|to-?do|plan(?:s|ned)? to|"
     r"please|let me know)\b", re.IGNORECASE)
 _REPORTED = re.compile(r"\b(?:(?<!to )says?|said|claims?|claimed|reports? that|reported that|"
-                       r"mentioned|(?:you|they|he|she) (?:wrote|think|thought|believe)|"
+                       r"mentioned|quot(?:e|es|ed|ing)|"
+                       r"(?:you|they|he|she) (?:wrote|think|thought|believe)|"
                        r"(?:as )?per (?:the|your|their|his|her)|"
                        r"according to|"
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
@@ -72,7 +73,8 @@ _REPORTED = re.compile(r"\b(?:(?<!to )says?|said|claims?|claimed|reports? that|r
 _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|on main|upstream|"
                         r"in the past|until|on (?:some|other)|sometimes|intermittently|except|"
                         r"apart from|other than|save for|if|unless|when|whenever|"
-                        r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior))\b",
+                        r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior)|"
+                        r"faster|slower|quicker|more (?:often|reliably|quickly))\b",
                         re.IGNORECASE)
 # a part, not the whole: "3 of 5 tests pass", "most tests pass"
 _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
@@ -152,6 +154,8 @@ _EARLIER = re.compile(r"\b(?:before|previously|earlier|initially|originally)\b[^
 _ITEM = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:\s[^\s:]+){0,3}:\s)")
 _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+# what output lines do not read: text in quotation marks (code in backticks they do read)
+_PROSE_QUOTE = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
 # an unticked box claims nothing: "- [ ] Tests pass" in a template is a to-do
 _UNTICKED = re.compile(r"^\s*(?:[-*+]\s*)?\[ \].*$", re.MULTILINE)
 # how far back a negation reaches: not past a colon or an "and" ("Not much to say: the tests
@@ -390,7 +394,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
     """The first line of each block of a test run's output, or of a list of ticked checks,
     that shows the checks passing: read in code blocks too, and only where nothing in its
     block failed or is still open."""
-    shown = _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, text))
+    shown = _PROSE_QUOTE.sub(_blank, _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, text)))
     found: list[Claim] = []
     claimed: set[int] = set()
     at = 0
@@ -400,7 +404,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
                 or blocks.of(start) in claimed:
             continue
         rule = _claims_in(line, line, _OUTPUT_RULES)
-        if rule is None or blocks.open_or_failed(start):
+        if rule is None or blocks.open_or_failed(start) or _UNVERIFIED.search(line):
             continue
         found.append(Claim(rule, number, " ".join(line.split())[:300]))
         claimed.add(blocks.of(start))
