@@ -120,7 +120,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"|\b(?P<n>\d+)\s*/\s*(?P=n) (?:tests? |specs? )?(?:(?:pass(?:ed|ing)?|green|ok)\b|"
               rf"\u2705|\u2714|\u2713)"
               rf"|\b(?:tests?|specs?|test results?|test suite|suite|verification|testing|ci|checks|"
-              rf"status|result|build)(?:\s+run)?(?:\s+#\d+)?\W{{0,4}}:\W{{0,4}}(?:all\s+)?"
+              rf"status|result|build|{RUNNER})(?:\s+run)?(?:\s+#\d+)?\W{{0,4}}:\W{{0,4}}"
+              rf"(?:all\s+)?"
               rf"(?:(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b|"
               rf"(?P<lab>\d+)\s*/\s*(?P=lab)\b)"
               rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:run|ran|executed|completed|finished)\s+"
@@ -212,7 +213,8 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM010", "says green, of the run just described",
               r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|still|all|"
               r"100%|fully|should(?: now)? be)\s+)*(?:all\s+)?green(?:\s+(?:now|again|locally|too|"
-              r"both times|every time|throughout|on (?:ci|my machine|my end|the branch)))*\W*"
+              r"both times|every time|each time|all \d+ times|throughout|"
+              r"on (?:ci|my machine|my end|the branch)))*\W*"
               r"(?=$|[,.;!)])",
               "Reran it after the rebase, green now.",
               "Reran it after the rebase: mostly green, one flaky failure."),

@@ -43,7 +43,7 @@ _QUOTED = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|`[^`\n]*`"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z\s])|\n")
 _CLAUSE_BREAK = re.compile(r";|\s[-\u2013\u2014]\s|,\s*(?=(?:but|though|although|however|"
                            r"and|so|yet|except)\b)|\b(?=but\b)")
-_NEGATION = re.compile(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet to|"
+_NEGATION = re.compile(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet to|nobody|no one|"
                        r"fail(?:s|ed|ing)? to|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
 _CONDITION = re.compile(
     r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
@@ -80,7 +80,8 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|o
 _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
                       r"(?:the\s+)?$|\b\d+\s*/\s*$|\bmostly\s+$"
                       r"|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
-                      r"(?:the\s+)?$|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
+                      r"(?:the\s+)?(?:[\w-]+\s+){0,2}$"
+                      r"|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
                       r"|\bthe (?:old|previous|former|original) $",
                       re.IGNORECASE)
 # ... or a part inside the claim: "the tests mostly pass"
@@ -129,7 +130,7 @@ _COLOUR = re.compile(r"\b(?:colou?rs?|amber|yellow|blue|orange|purple|pink|backg
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
 _FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashed|red|hangs|hung|"
-                    r"deadlocks|deadlocked|times out|timed out)\b"
+                    r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
 _DENIED = re.compile(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+(?:\S+\s+){0,2}$",
@@ -154,6 +155,8 @@ _EARLIER = re.compile(r"\b(?:before|previously|earlier|initially|originally)\b[^
 _ITEM = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:\s[^\s:]+){0,3}:\s)")
 _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+# "green-lit", "green-field": another word
+_GREEN_WORD = re.compile(r"green-(?=\w)", re.IGNORECASE)
 # what output lines do not read: text in quotation marks (code in backticks they do read)
 _PROSE_QUOTE = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
 # an unticked box claims nothing: "- [ ] Tests pass" in a template is a to-do
@@ -213,7 +216,7 @@ def _marked(match: re.Match[str]) -> str:
 
 
 def unquoted(text: str) -> str:
-    text = _FENCE.sub(_blank, text)
+    text = _GREEN_WORD.sub("green_", _FENCE.sub(_blank, text))
     text = _QUOTE_LINE.sub(_blank, text)
     text = _UNTICKED.sub(_blank, text)
     return _QUOTED.sub(_blank_unless_runner, text)
