@@ -156,8 +156,9 @@ RULES: tuple[ClaimRule, ...] = (
               "CI will pass now that the snapshot is updated.",
               "CI runs on every push to main."),
     ClaimRule("CLM005", "marks the tests done with a check mark",
-              r"(?:\u2705|\u2714\ufe0f?|\u2713|\[x\])\s*(?:all\s+)?(?:unit\s+)?(?:tests?|specs?|suite|"
-              r"ci|checks)\b|\b(?:tests?|suite|ci|checks)\s*(?::\s*)?(?:\u2705|\u2714|\u2713)",
+              rf"(?:\u2705|\u2714\ufe0f?|\u2713|\[x\])\s*(?:all\s+)?(?:unit\s+)?(?:tests?|specs?|suite|"
+              rf"ci|checks)\b|\b(?:tests?|suite|ci|checks|{RUNNER})`?\s*(?::\s*|\u2192\s*|->\s*)?"
+              r"(?:\u2705|\u2714|\u2713)",
               "Summary:\n\u2705 tests\n\u2705 lint",
               "Summary:\n\u274c tests (2 failing)\n\u2705 lint", output=True),
     ClaimRule("CLM006", "says it was verified",
@@ -197,7 +198,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bnot (?:a )?single (?:test )?(?:failure|failing test|test failed)\b"
               r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?)\b"
               rf"|\b(?:{SUBJECT})\s+(?:runs?|ran|completes?|completed|finishe[sd]|pass(?:es|ed)?)"
-              r"\s+without (?:any )?(?:errors|failures|failing tests|issues|problems)\b",
+              r"\s+without (?:any |a single )?(?:errors?|failures?|failing tests?|issues?|"
+              r"problems?)\b",
               "Refactored the parser; nothing broke.",
               "I am not sure nothing broke: the suite did not run.",
               negative_form=True),
@@ -207,7 +209,9 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:{VERDICT}){NOT_AN_OBJECT}|\b(?:{SUBJECT}){STATE}"
               rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build|(?:all|both|every|each)\s+"
               rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?))(?:{SOFT_VERDICT})"
-              rf"|\b(?:{RUNNER})\s+ok\b",
+              rf"|\b(?:{RUNNER}|tests|specs|suite|ci|checks|build)\s+(?:all\s+)?ok\b"
+              rf"|\b(?:{RUNNER})\s+(?:exit(?:ed|s)?\s+(?:with\s+)?(?:code\s+|status\s+)?|"
+              rf"exit code\s+|returned\s+|rc=)0\b",
               "Fixed. `go test ./...` comes back clean, and CI passed on all three runners.",
               "The build passes the `--release` flag through to cargo now."),
     ClaimRule("CLM010", "says green, of the run just described",

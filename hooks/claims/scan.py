@@ -53,7 +53,7 @@ _CONDITION = re.compile(
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
     r"tried|hoping|supposed to|must|required(?!\s+(?:status\s+)?(?:checks?|jobs?|tests?)\b)|"
     r"requires|requirements?|criteria|precondition|prerequisite|definition of done|"
-    r"my understanding|as far as i (?:know|can tell)|afaik|i assume|"
+    r"my understanding|as far as i (?:know|can tell)|afaik|i assume|after (?:you|we)\b|"
     r"presumably|supposedly|apparently|reportedly|allegedly|in theory|in principle|"
     r"theoretically|on paper|ideally|"
     r"will (?:confirm|verify|check|run|test|see)|"
@@ -119,6 +119,12 @@ _HEARSAY_AFTER = re.compile(r"\b(?:per|according to|going by|judging by|apparent
                             r"supposedly|allegedly|(?:the|a) (?:reviewer|user|issue|ticket|author|"
                             r"description|readme|badge|docs?) (?:says?|said|claims?|reports?|wrote)"
                             r"|(?:he|she|they|you) (?:says?|said|claims?|wrote))\b", re.IGNORECASE)
+# a sentence that tells the reader what to do or what to expect: "To verify: run `pytest`;
+# all tests should pass", "Run the suite; the tests pass on 3.11"
+_INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|reproduce)|"
+                          r"steps to (?:reproduce|test|verify)|(?:reviewer )?checklist|"
+                          r"testing instructions|expected(?: output| result)?)\s*:"
+                          r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b", re.IGNORECASE)
 # a requirement, not a result: "tests passing on CI is required"
 _REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandatory|a must|"
                              r"a (?:precondition|prerequisite|requirement|blocker))\b",
@@ -376,7 +382,7 @@ def find_claims(text: str) -> list[Claim]:
     for line, start, end in spans:
         sentence = plain[start:end].strip()
         context, previous = previous + " " + text[start:end], text[start:end]
-        if sentence.endswith("?"):
+        if sentence.endswith("?") or _INSTRUCTION.match(sentence):
             continue
         # a run's own output beside the claim says something failed: "15 passed; 2 failed"
         if _RUN_FAILED.search(sentence):
