@@ -10,10 +10,14 @@ What a claim is not, decided before any rule looks (hard negatives an agent writ
   passes", "it might pass now";
 - a question: the sentence ends with '?';
 - mixed or unverified: a run's failure count in the sentence ("15 passed; 2 failed"), a failure
-  after the claim or beside it with "but", an admission in the sentence that the tests did not
-  run ("build's green, but that job doesn't run the tests"), a part ("mostly", "only", "except"),
-  "green" beside colour words; an item of a list or table whose list shows a failure or an open
-  check ("- e2e: not run", "| unit | 3 failed |");
+  now beside it in its sentence ("two fail on Windows; the rest pass") or its paragraph ("All
+  unit tests pass. The integration suite fails."), one told as settled (fixed, before a rerun,
+  "fails on main") aside; an admission in the sentence that the tests did not run ("build's
+  green, but that job doesn't run the tests"); a part ("mostly", "only", "except"); "green"
+  beside colour words; an item of a list or table whose list shows a failure or an open check
+  ("- e2e: not run", "| unit | 3 failed |");
+- instructions and requirements: "To verify: run `pytest`; all tests should pass", "Acceptance
+  criteria: all tests pass";
 - unticked boxes ("- [ ] Tests pass") are to-dos.
 
 A test run's pasted output is read in code blocks too (the ``output`` rules): pytest's
@@ -124,7 +128,8 @@ _HEARSAY_AFTER = re.compile(r"\b(?:per|according to|going by|judging by|apparent
 _INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|reproduce)|"
                           r"steps to (?:reproduce|test|verify)|(?:reviewer )?checklist|"
                           r"testing instructions|expected(?: output| result)?)\s*:"
-                          r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b", re.IGNORECASE)
+                          r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#])",
+                          re.IGNORECASE)
 # a requirement, not a result: "tests passing on CI is required"
 _REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandatory|a must|"
                              r"a (?:precondition|prerequisite|requirement|blocker))\b",
