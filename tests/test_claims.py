@@ -82,6 +82,11 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "Build's green, but that job doesn't run the tests, so treat this as unverified.",
     "Changed the toast colour. Old: red, new: green.",
     "Halfway there: 50/94 tests pass after the migration.",
+    "```python\ndef test_ok():\n    assert run() == 'BUILD SUCCESSFUL'\n```",
+    "Added a `--summary` flag that prints e.g. `12 passed in 0.3s`.",
+    "The pipeline passes artifacts between stages.",
+    "All unit tests pass. The integration suite fails on the DB fixture.",
+    "To verify: run `pytest`; all tests should pass.",
 ])
 def test_a_run_with_failures_or_open_checks_is_not_a_claim(text: str) -> None:
     assert find_claims(text) == []

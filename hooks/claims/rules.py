@@ -75,6 +75,15 @@ VERDICT = rf"{_LINK}{{0,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succ
           rf"|{_LINK}{{1,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:passing|green|clean(?:ly)?|" \
           r"successful(?:ly)?)\b"
 STATE = r"\s+(?:all\s+|both\s+|now\s+)?(?:passing|green|clean|successful)\b"
+# what may follow a verdict: not an object ("passes artifacts between stages") or a noun it
+# describes ("clean code")
+VERDICT_END = r"(?=\s*(?:$|[^\w\s]|\d|(?:on|in|for|with|locally|now|again|too|also|cleanly|" \
+              r"consistently|fine|after|against|under|across|both|all|every|each|and|as|" \
+              r"including|without|but|though|although|except|apart|when|once|so|here|there|" \
+              r"first|twice|reliably|successfully|green|ok|today|at|from|via|within|everywhere|" \
+              r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|" \
+              r"(?:the |my |this )?(?:first|second|third|last) time|" \
+              r"(?:un|ex|re)?[a-z]+ly)\b))"
 SOFT_VERDICT = r"(?:'s|'re|\s+(?:is|are|was|were|looks?|seems?|came back|comes? back))\s+" \
                r"(?:all\s+|now\s+)?(?:happy|ok|fine|good)\b(?!\s+to\b)"
 # what names the tests, for a pronoun claim to be about them
@@ -206,7 +215,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM009", "says the checks came back clean",
               rf"\b(?:{SUBJECT})(?:\s+run)?(?:\s+#\d+)?(?:\s*\([^()]{{0,60}}\))?"
               rf"(?:\s+(?:on|in|for|under|across|against)\s+[^.;:,]{{1,25}}?)?"
-              rf"(?:{VERDICT}){NOT_AN_OBJECT}|\b(?:{SUBJECT}){STATE}"
+              rf"(?:{VERDICT}){NOT_AN_OBJECT}{VERDICT_END}|\b(?:{SUBJECT}){STATE}{VERDICT_END}"
               rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build|(?:all|both|every|each)\s+"
               rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?))(?:{SOFT_VERDICT})"
               rf"|\b(?:{RUNNER}|tests|specs|suite|ci|checks|build)\s+(?:all\s+)?ok\b"

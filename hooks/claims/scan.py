@@ -130,6 +130,8 @@ _INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|rep
                           r"testing instructions|expected(?: output| result)?)\s*:"
                           r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#])",
                           re.IGNORECASE)
+# a clause that ends by moving the claim back in time: "passed in the wrong order before"
+_ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$", re.IGNORECASE)
 # a requirement, not a result: "tests passing on CI is required"
 _REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandatory|a must|"
                              r"a (?:precondition|prerequisite|requirement|blocker))\b",
@@ -169,8 +171,15 @@ _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
 # "green-lit", "green-field": another word
 _GREEN_WORD = re.compile(r"green-(?=\w)", re.IGNORECASE)
-# what output lines do not read: text in quotation marks (code in backticks they do read)
+# what output lines do not read: text in quotation marks, inline code other than a runner's
+# command ("prints e.g. `12 passed in 0.3s`"), and code blocks tagged as source code (a run's
+# output comes untagged or as text, console, shell or a log)
 _PROSE_QUOTE = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
+_INLINE_CODE = re.compile(r"(?<!`)`[^`\n]+`(?!`)")
+_SOURCE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*(?!(?:text|txt|console|shell|sh|bash|zsh|"
+                           r"log|output|plaintext|plain|terminal|shell-session|ansi)?[ \t]*$)"
+                           r"[^\n]*\n.*?(?:^[ \t]*(?:```|~~~)[ \t]*$|\Z)",
+                           re.DOTALL | re.MULTILINE)
 # an unticked box claims nothing: "- [ ] Tests pass" in a template is a to-do
 _UNTICKED = re.compile(r"^\s*(?:[-*+]\s*)?\[ \].*$", re.MULTILINE)
 # how far back a negation reaches: not past a colon or an "and" ("Not much to say: the tests
@@ -317,6 +326,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) 
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
                 or _REQUIRED_AFTER.match(clause[m.end():]) \
+                or _ENDS_EARLIER.match(clause[m.end():]) \
                 or ("green" in m.group(0).lower() and _COLOUR.search(context)):
             continue
         if rule.needs_context and not TEST_CONTEXT.search(context):
@@ -426,7 +436,9 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
     """The first line of each block of a test run's output, or of a list of ticked checks,
     that shows the checks passing: read in code blocks too, and only where nothing in its
     block failed or is still open."""
-    shown = _PROSE_QUOTE.sub(_blank, _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, text)))
+    shown = _SOURCE_FENCE.sub(_blank, text)
+    shown = _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, shown))
+    shown = _INLINE_CODE.sub(_blank_unless_runner, _PROSE_QUOTE.sub(_blank, shown))
     found: list[Claim] = []
     claimed: set[int] = set()
     at = 0
