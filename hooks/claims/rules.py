@@ -80,7 +80,7 @@ STATE = r"\s+(?:all\s+|both\s+|now\s+)?(?:passing|green|clean|successful)\b"
 VERDICT_END = r"(?=\s*(?:$|[^\w\s]|\d|(?:on|in|for|with|locally|now|again|too|also|cleanly|" \
               r"consistently|fine|after|against|under|across|both|all|every|each|and|as|" \
               r"including|without|but|though|although|except|apart|when|once|so|here|there|" \
-              r"first|twice|reliably|successfully|green|ok|today|at|from|via|within|everywhere|" \
+              r"first|twice|reliably|successfully|green|ok|today|from|via|within|everywhere|" \
               r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|" \
               r"(?:the |my |this )?(?:first|second|third|last) time|" \
               r"(?:un|ex|re)?[a-z]+ly)\b))"
@@ -133,7 +133,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:all\s+)?"
               rf"(?:(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b|"
               rf"(?P<lab>\d+)\s*/\s*(?P=lab)\b)"
-              rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:run|ran|executed|completed|finished)\s+"
+              rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:(?:have|has)\s+)?(?:been\s+)?"
+              rf"(?:run|ran|executed|completed|finished)\s+"
               rf"(?:successfully|clean(?:ly)?|"
               rf"green)\b"
               rf"|\b(?:the|that|this) (?:previously )?(?:failing|flaky|broken|red)(?: one| test| "
@@ -177,6 +178,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"the fix|the change|the changes|the behaviou?r|the tests|the suite)\b"
               r"|^\W*(?:i\s+|have\s+|i've\s+)*(?:verified|confirmed)\W*$"
               r"|^\W*(?:verified|confirmed)\s*(?:\u2705|\u2714|\u2713|:)"
+              r"|\beverything (?:has been |was |is |got )?(?:verified|confirmed)\b"
+              r"|\bpassed (?P<all>\d+) (?:of|out of) (?P=all)\b"
+              r"|\bsuccessfully ran (?:all )?(?:the )?(?:\d+ )?(?:tests|specs|test suite|suite)\b"
               r"|^\W*(?:(?:done|fixed|implemented|built|added|pushed|tested)\W+(?:and\s+)?)+"
               r"(?:verified|confirmed)\W*$"
               r"|\b(?:all|every) (?:\w+ )?(?:checks|test runs?) (?:pass(?:ed)?|succeeded)\b"
