@@ -87,6 +87,7 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "The pipeline passes artifacts between stages.",
     "All unit tests pass. The integration suite fails on the DB fixture.",
     "To verify: run `pytest`; all tests should pass.",
+    "Before my change:\n\n```\n30 passed in 2.01s\n```\n\nNow two of them fail.",
 ])
 def test_a_run_with_failures_or_open_checks_is_not_a_claim(text: str) -> None:
     assert find_claims(text) == []

@@ -132,6 +132,11 @@ _INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|rep
                           re.IGNORECASE)
 # a clause that ends by moving the claim back in time: "passed in the wrong order before"
 _ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$", re.IGNORECASE)
+# what introduces a code block that is not this work's run: "Before my change:", "Expected
+# output:", "The issue's log:", "e.g."
+_LEAD_IN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|e\.g\.|"
+                      r"expected|should|would|issue|ticket|reporter|reported|user's|their|"
+                      r"yesterday|last (?:week|time|run))\b", re.IGNORECASE)
 # a requirement, not a result: "tests passing on CI is required"
 _REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandatory|a must|"
                              r"a (?:precondition|prerequisite|requirement|blocker))\b",
@@ -347,10 +352,12 @@ def _blocks(text: str) -> list[tuple[int, int]]:
     """(start, end) of each block of TEXT: a paragraph, or a code block with its blank lines."""
     spans: list[tuple[int, int]] = []
     fences = [(m.start(), m.end()) for m in _FENCE.finditer(text)]
+    fence_starts = [a for a, _ in fences]
     start = 0
     for cut in [*_BLOCK_BREAK.finditer(text), None]:
         end = cut.start() if cut else len(text)
-        if cut is not None and any(a < cut.start() < b for a, b in fences):
+        i = bisect.bisect_left(fence_starts, cut.start()) - 1 if cut is not None else -1
+        if i >= 0 and cut is not None and cut.start() < fences[i][1]:
             continue
         spans.append((start, end))
         start = cut.end() if cut else end
@@ -370,7 +377,9 @@ class _Blocks:
         self.text = text
         self.spans = _blocks(text)
         self.starts = [a for a, _ in self.spans]
+        self.ends = dict(self.spans)
         self.judged: dict[int, bool] = {}
+        self.failing: dict[int, list[int]] = {}  # block: starts of its sentences that fail now
 
     def of(self, at: int) -> int:
         """The start of the block AT is in."""
@@ -379,8 +388,7 @@ class _Blocks:
     def open_or_failed(self, at: int) -> bool:
         start = self.of(at)
         if start not in self.judged:
-            end = self.spans[self.starts.index(start)][1]
-            self.judged[start] = _open_or_failed(self.text[start:end])
+            self.judged[start] = _open_or_failed(self.text[start:self.ends[start]])
         return self.judged[start]
 
 
@@ -394,6 +402,9 @@ def find_claims(text: str) -> list[Claim]:
     claims: list[Claim] = []
     previous = ""
     spans = sentences(marked)
+    for _, a, b in spans:
+        if _TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b]):
+            blocks.failing.setdefault(blocks.of(a), []).append(a)
     for line, start, end in spans:
         sentence = plain[start:end].strip()
         context, previous = previous + " " + text[start:end], text[start:end]
@@ -420,9 +431,7 @@ def find_claims(text: str) -> list[Claim]:
                 break
             # "All unit tests pass. The integration suite fails on the DB fixture.": mixed
             if rule is not None and any(
-                    blocks.of(a) == blocks.of(start) and a != start
-                    and _TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])
-                    for _, a, b in spans):
+                    a != start for a in blocks.failing.get(blocks.of(start), [])):
                 break
             if rule is not None:
                 original = " ".join(text[start:end].split())
@@ -441,6 +450,8 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
     shown = _INLINE_CODE.sub(_blank_unless_runner, _PROSE_QUOTE.sub(_blank, shown))
     found: list[Claim] = []
     claimed: set[int] = set()
+    fences = _lead_ins(text)
+    starts = [a for a, _, _ in fences]
     at = 0
     for number, line in enumerate(shown.split("\n"), start=1):
         start, at = at, at + len(line) + 1
@@ -448,11 +459,25 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
                 or blocks.of(start) in claimed:
             continue
         rule = _claims_in(line, line, _OUTPUT_RULES)
-        if rule is None or blocks.open_or_failed(start) or _UNVERIFIED.search(line):
+        if rule is None or blocks.open_or_failed(start) or _UNVERIFIED.search(line) \
+                or _introduced_as_other(fences, starts, start):
             continue
         found.append(Claim(rule, number, " ".join(line.split())[:300]))
         claimed.add(blocks.of(start))
     return found
+
+
+def _introduced_as_other(fences: list[tuple[int, int, str]], starts: list[int], at: int) -> bool:
+    """AT is in a code block whose lead-in says it is not this work's run."""
+    i = bisect.bisect_right(starts, at) - 1
+    return i >= 0 and fences[i][0] <= at < fences[i][1] and bool(_LEAD_IN.search(fences[i][2]))
+
+
+def _lead_ins(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, lead-in) of each code block of TEXT: the prose line that introduces it
+    ("Before my change:")."""
+    return [(m.start(), m.end(), text[:m.start()].rstrip().rsplit("\n", 1)[-1])
+            for m in _FENCE.finditer(text)]
 
 
 def says_no_receipt(text: str) -> bool:
