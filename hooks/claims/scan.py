@@ -171,7 +171,8 @@ _PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|\bpending\b|\bqueued\b|\bin p
 _EARLIER = re.compile(r"\b(?:before|previously|earlier|initially|originally|yesterday|"
                       r"last (?:week|night|time|run)|this morning)\b[^.\n]*", re.IGNORECASE)
 # a line of a list or a table, or a "label: value" line
-_ITEM = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:\s[^\s:]+){0,3}:\s)")
+_ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:[ \t][^\s:]+){0,3}:\s)",
+                   re.MULTILINE)
 _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
 # "green-lit", "green-field": another word
@@ -260,12 +261,14 @@ def sentences(text: str) -> list[tuple[int, int, int]]:
     start = 0
     cuts = sorted([*_SENTENCE_END.finditer(text), *_LOWER_START.finditer(text)],
                   key=lambda m: m.start())
+    line, counted = 1, 0
     for cut in [*cuts, None]:
         if cut is not None and cut.start() < start:
             continue
         end = cut.start() if cut else len(text)
         if text[start:end].strip():
-            found.append((text.count("\n", 0, start) + 1, start, end))
+            line, counted = line + text.count("\n", counted, start), start
+            found.append((line, start, end))
         start = cut.end() if cut else end
     return found
 
@@ -426,7 +429,7 @@ def find_claims(text: str) -> list[Claim]:
             if rule is not None and _UNVERIFIED.search(sentence):
                 continue
             # a list's item is judged with its list: "- unit: pass" above "- e2e: fail"
-            if rule is not None and _ITEM.match(text[text.rfind("\n", 0, start) + 1:]) \
+            if rule is not None and _ITEM.match(text, text.rfind("\n", 0, start) + 1) \
                     and blocks.open_or_failed(start):
                 break
             # "All unit tests pass. The integration suite fails on the DB fixture.": mixed
