@@ -35,6 +35,7 @@ NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|this|that|these|those|t
                 r"every(?! time)|" \
                 r"my|our|your|" \
                 r"null|none|args?|arguments?|parameters?|values?|options?|flags?|kwargs|self)\b" \
+                r"|\s+(?:code review|review|qa|inspection|muster|audit)\b" \
                 r"|\s{3,}\S)"  # or quoted text, blanked: "passes `--frozen-lockfile` to pnpm"
 # a test runner's command line, as an agent writes it (arguments only in their usual shapes,
 # so "pytest -q passes" reads the verb)
