@@ -8,7 +8,8 @@ What a claim is not, decided before any rule looks (hard negatives an agent writ
   the tests to pass");
 - conditional or hedged: "if the tests pass", "once CI is green", "to make sure the suite
   passes", "it might pass now";
-- a question: the sentence ends with '?';
+- a question: in a sentence that ends with '?', its last clause and any clause that asks
+  ("Do the tests pass, and is CI green?"); a claim before the question still counts;
 - mixed or unverified: a run's failure count in the sentence ("15 passed; 2 failed"), a failure
   now beside it in its sentence ("two fail on Windows; the rest pass") or its paragraph ("All
   unit tests pass. The integration suite fails."), one told as settled (fixed, before a rerun,
@@ -148,6 +149,8 @@ _ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$
 _LEAD_IN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|e\.g\.|"
                       r"expected|should|would|issue|ticket|reporter|reported|user's|their|"
                       r"yesterday|last (?:week|time|run))\b", re.IGNORECASE)
+_ASKS = re.compile(r"\W*(?:do|does|did|is|are|was|were|can|could|should|will|would|has|have|"
+                   r"why|how|what|whether|any idea)\b", re.IGNORECASE)
 # a requirement, not a result: "tests passing on CI is required"
 _REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandatory|a must|"
                              r"a (?:precondition|prerequisite|requirement|blocker))\b",
@@ -423,13 +426,17 @@ def find_claims(text: str) -> list[Claim]:
     for line, start, end in spans:
         sentence = plain[start:end].strip()
         context, previous = previous + " " + text[start:end], text[start:end]
-        if sentence.endswith("?") or _INSTRUCTION.match(sentence):
+        if _INSTRUCTION.match(sentence):
             continue
         # a run's own output beside the claim says something failed: "15 passed; 2 failed"
         if _RUN_FAILED.search(sentence):
             continue
         clauses = _clauses(sentence)
         for clause in clauses:
+            # a question: its last clause, or one that asks ("Do the tests pass, and is CI
+            # green?"), but not a claim before it ("Done, tests pass, but should it be X?")
+            if sentence.endswith("?") and (clause is clauses[-1] or _ASKS.match(clause)):
+                continue
             rule = _claims_in(clause, context, _PROSE_RULES)
             if rule is not None and _HEDGE.search(clause) and _NOT_RUN.search(sentence):
                 continue
