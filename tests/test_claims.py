@@ -16,9 +16,9 @@ from hooks.core.errors import USAGE_ERROR
 
 CORPUS = Path(__file__).parent / "claims_corpus.jsonl"
 # Measured on the corpus (docs/agents.md, "Claims"): dev is what the rules were written
-# against, three agent-style holdouts included once each had been evaluated (their
-# first-evaluation figures are in the docs); holdout is the first set of 40, whose misses
-# have been seen since. (precision, recall) floors.
+# against, three agent-style holdouts and two sets written by authors who never saw the rules
+# included once each had been evaluated (their first-evaluation figures are in the docs);
+# holdout is the first set of 40, whose misses have been seen since. (precision, recall) floors.
 THRESHOLDS = {"dev": (0.98, 0.95), "holdout": (0.98, 0.95)}
 
 
@@ -35,7 +35,7 @@ def test_each_rule_finds_its_claim_and_not_its_near_miss(rule: object) -> None:
 def test_precision_and_recall_on_the_labelled_corpus(split: str) -> None:
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     rows = [r for r in rows if r["split"] == split]
-    assert len(rows) >= (590 if split == "dev" else 40)
+    assert len(rows) >= (970 if split == "dev" else 40)
     assert {r["claim"] for r in rows} == {True, False}
     found = [bool(find_claims(r["text"])) for r in rows]
     tp = sum(f and r["claim"] for f, r in zip(found, rows))
@@ -56,6 +56,47 @@ def test_precision_and_recall_on_the_labelled_corpus(split: str) -> None:
 def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
         text: str) -> None:
     assert find_claims(text) == []
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("```\n========== 131 passed in 6.44s ==========\n```", "CLM012"),
+    ("Swapped the overloads.\n\nOK (87 tests, 211 assertions)", "CLM012"),
+    ("ok  \tgithub.com/acme/ledger/internal/store\t0.412s", "CLM012"),
+    ("[INFO] Tests run: 212, Failures: 0, Errors: 0, Skipped: 0", "CLM012"),
+    ("| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u2705 128/128 |", "CLM013"),
+    ("Fixed. `go test ./...` comes back clean.", "CLM009"),
+    ("unit + e2e green, screenshots in the PR", "CLM009"),
+    ("reran after rebasing \u2014 green.", "CLM010"),
+])
+def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str) -> None:
+    assert [c.rule.id for c in find_claims(text)] == [rule]
+
+
+@pytest.mark.parametrize("text", [
+    "test result: FAILED. 15 passed; 2 failed; 0 ignored",
+    "Tests: 2 failed, 28 passed, 30 total",
+    "```\nok  \tgithub.com/x/store\t0.41s\nFAIL\tgithub.com/x/api\t0.88s\n```",
+    "- [ ] Tests pass\n- [ ] Docs updated",
+    "- unit tests: pass\n- integration tests: fail",
+    "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| e2e | \u23f3 not run |",
+    "Build's green, but that job doesn't run the tests, so treat this as unverified.",
+    "Changed the toast colour. Old: red, new: green.",
+    "Halfway there: 50/94 tests pass after the migration.",
+    "```python\ndef test_ok():\n    assert run() == 'BUILD SUCCESSFUL'\n```",
+    "Added a `--summary` flag that prints e.g. `12 passed in 0.3s`.",
+    "The pipeline passes artifacts between stages.",
+    "All unit tests pass. The integration suite fails on the DB fixture.",
+    "To verify: run `pytest`; all tests should pass.",
+    "Before my change:\n\n```\n30 passed in 2.01s\n```\n\nNow two of them fail.",
+])
+def test_a_run_with_failures_or_open_checks_is_not_a_claim(text: str) -> None:
+    assert find_claims(text) == []
+
+
+def test_output_lines_are_quoted_by_their_own_line_number() -> None:
+    text = "Fixed the N+1.\n\n```\nFinished in 4.2 seconds\n96 examples, 0 failures\n```\n"
+    assert [(c.rule.id, c.line, c.sentence) for c in find_claims(text)] == [
+        ("CLM012", 5, "96 examples, 0 failures")]
 
 
 def test_no_receipt_is_read_outside_quotes_only() -> None:

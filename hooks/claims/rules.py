@@ -7,6 +7,14 @@ quoted text already blanked; negated, conditional and questioning clauses never 
 the sentence or the one before names the tests (``needs_context``); a rule whose claim is
 itself worded as a negative ("nothing broke") is negated only by a word before it
 (``negative_form``).
+
+Most claims have one shape: a verification subject (``SUBJECT``: the tests, the suite, CI, the
+pipeline, the build, a runner's command, "everything", two kinds of test joined, "all three
+envs") and a success verdict (``VERDICT``: passed, went green, came back clean; "is happy" only
+of the tests, CI or a runner). CLM009 is that shape; the rules before it are the phrasings that
+do not fit it. An ``output`` rule reads a test run's own output or a list of ticked checks, line
+by line and inside code blocks too, and counts only where nothing in its block (its paragraph
+or code block) failed or is still open.
 """
 
 from __future__ import annotations
@@ -23,28 +31,78 @@ PASSED = r"(?:pass(?:es|ed)?|(?:are|is|were|was|now|all|still|\s)*passing|succee
 
 # "passes the config to the loader": pass as a verb with an object is not a test result
 NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|this|that|these|those|them|through|" \
-                r"to|into|over|along|by|from|as|control|data|each(?! time)|every(?! time)|" \
+                r"to|into|over|along(?! with)|by|from|as|control|data|each(?! time)|" \
+                r"every(?! time)|" \
                 r"my|our|your|" \
-                r"null|none|args?|arguments?|parameters?|values?|options?|flags?|kwargs|self)\b)"
+                r"null|none|args?|arguments?|parameters?|values?|options?|flags?|kwargs|self)\b" \
+                r"|\s+(?:code review|review|qa|inspection|muster|audit)\b" \
+                r"|\s{3,}\S)"  # or quoted text, blanked: "passes `--frozen-lockfile` to pnpm"
 # a test runner's command line, as an agent writes it (arguments only in their usual shapes,
 # so "pytest -q passes" reads the verb)
-RUNNER = r"(?:pytest|py\.test|jest|vitest|mocha|rspec|phpunit|tox|nox|go test|cargo test|" \
-         r"cargo nextest run|(?:npm|yarn|pnpm|bun) (?:run )?test|make (?:test|check)|" \
-         r"python3? -m (?:pytest|unittest)|python3? manage\.py test|dotnet test|mvn test|" \
-         r"gradle test|ctest|bats)(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*))*"
+RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bunx|pnpm exec) )?" \
+         r"(?:pytest|py\.test|jest|vitest|mocha|rspec|phpunit|playwright(?: test)?|" \
+         r"cypress(?: run)?|tox|nox|go test|cargo test|cargo nextest run|" \
+         r"(?:npm|yarn|pnpm|bun) (?:run )?test(?::[\w-]+)?|" \
+         r"(?:npm|yarn|pnpm) (?:run )?vitest|make (?:test|check|verify|ci)|" \
+         r"python3? -m (?:pytest|unittest)|python3? manage\.py test|dotnet test|" \
+         r"(?:mvn|\.?/?mvnw) (?:test|verify|install|package)|" \
+         r"(?:gradle|\.?/?gradlew) (?:test|check|build)|" \
+         r"(?:bin/)?rails test|rake (?:test|spec)|swift test|mix test|deno test|sbt test|" \
+         r"flutter test|bazel test|ctest|bats)" \
+         r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
+# kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
+KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|contract|acceptance|regression|snapshot|" \
+        r"component|model|request|system|functional|api|ui|browser)"
+# what a verification claim is about: the tests, the suite, CI, the build, a runner, everything
+SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|existing|new|updated|" \
+          rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
+          r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|" \
+          r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
+          r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+)?(?:envs?|environments?|" \
+          r"packages?|targets?|platforms?|jobs?|runners?|python versions|node versions|browsers?|" \
+          r"scenarios?|examples?|cases?|suites?|" \
+          r"matrix (?:entries|jobs))" \
+          rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?{KINDS}){{1,4}}" \
+          r"(?:\s+(?:tests|suites|specs))?" \
+          rf"|(?:the\s+)?(?:full\s+|whole\s+)?{RUNNER}(?:\s+runs?)?" \
+          r"|everything|all of (?:it|them)|(?:the\s+)?whole thing|it all"
+# what it did: passed, went green, came back clean ("is happy" only of the tests, CI or a runner)
+_LINK = r"(?:'s|'re|\s+(?:is|are|was|were|has|have|been|now|still|all|both|also|too|again|" \
+        r"fully|consistently|stays?|stayed|looks?|looked|seems?|came back|comes? back|ran|runs?|" \
+        r"went|goes|go|turned|turns|completed?|finished|should|will|be|do|does|did|each))"
+# a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
+# green") unless nothing stands between them ("unit + e2e green")
+VERDICT = rf"{_LINK}{{0,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?)\b" \
+          rf"|{_LINK}{{1,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:passing|green|clean(?:ly)?|" \
+          r"successful(?:ly)?)\b"
+STATE = r"\s+(?:all\s+|both\s+|now\s+)?(?:passing|green|clean|successful)\b"
+# what may follow a verdict: not an object ("passes artifacts between stages") or a noun it
+# describes ("clean code")
+VERDICT_END = r"(?=\s*(?:$|[^\w\s]|\d|(?:on|in|for|with|locally|now|again|too|also|cleanly|" \
+              r"consistently|fine|after|against|under|across|both|all|every|each|and|as|" \
+              r"including|without|but|though|although|except|apart|when|once|so|here|there|" \
+              r"first|twice|reliably|successfully|green|ok|today|from|via|within|everywhere|" \
+              r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|" \
+              r"(?:the |my |this )?(?:first|second|third|last) time|" \
+              r"(?:un|ex|re)?[a-z]+ly)\b))"
+SOFT_VERDICT = r"(?:'s|'re|\s+(?:is|are|was|were|looks?|seems?|came back|comes? back))\s+" \
+               r"(?:all\s+|now\s+)?(?:happy|ok|fine|good)\b(?!\s+to\b)"
 # what names the tests, for a pronoun claim to be about them
 TEST_CONTEXT = re.compile(r"\b(?:tests?|specs?|suites?|test cases?|pytest|jest|vitest|mocha|"
                           r"rspec|unittest|cargo test|go test|npm test|tox|nox|ci|checks?|"
+                          r"jobs?|pipelines?|workflows?|builds?|re-?ran|rerun|tested|"
+                          r"phpunit|playwright|cypress|gradlew?|mvn|make (?:test|check)|"
                           r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|(?:re-?)?ran (?:everything|"
-                          r"it all))\b", re.IGNORECASE)
+                          r"it all|the whole thing))\b", re.IGNORECASE)
 
 
 class ClaimRule:
     __slots__ = ("claim", "id", "message", "near_miss", "needs_context", "negative_form",
-                 "pattern")
+                 "output", "pattern")
 
     def __init__(self, id: str, message: str, pattern: str, claim: str, near_miss: str,
-                 needs_context: bool = False, negative_form: bool = False) -> None:
+                 needs_context: bool = False, negative_form: bool = False,
+                 output: bool = False) -> None:
         self.id = id
         self.message = message
         self.pattern = re.compile(pattern, re.IGNORECASE)
@@ -52,20 +110,33 @@ class ClaimRule:
         self.near_miss = near_miss
         self.needs_context = needs_context
         self.negative_form = negative_form
+        self.output = output
 
 
 RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM001", "says the tests pass",
-              rf"\b{TESTS}\s+(?:now\s+|all\s+|still\s+|should\s+(?:all\s+|now\s+)?|will\s+(?:all\s+|now\s+)?|do\s+)?{PASSED}\b"
+              rf"\b{TESTS}\s+(?:now\s+|all\s+|still\s+|should\s+(?:all\s+|now\s+)?|will\s+(?:all\s+|now\s+)?|do\s+)?{PASSED}\b{NOT_AN_OBJECT}"
               rf"|\bpass(?:es|ed|ing)? all (?:the |of the )?(?:\d+ )?(?:tests|checks|specs)\b"
+              rf"|\bpass(?:es|ed)? (?:the |its |our )?(?:{KINDS} )?(?:tests|specs|ci)\b"
+              rf"(?=\s*(?:$|[,.;!)]|(?:and|now|too|again|locally|on|in)\b))"
+              rf"|\b(?:pass(?:ed|ing)?|green|ok)\W{{0,3}}(?P<of>\d+)\s*/\s*(?P=of)\b"
               rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
-              rf"|\b(?:tests?|specs?|suite)\b[^.;:]{{0,40}}?\b(?:and |all |now |still |also |"
+              rf"|\b(?:tests?|specs?|suites?)\b[^.;:,]{{0,40}}?"
+              rf"(?:,\s+(?:which\s+|(?:including|plus|along with|even|old and new)\b"
+              rf"[^.;:,]{{0,40}},\s*))?"
+              rf"\b(?:and |all |now |still |also |"
               rf"both |too )*(?:pass(?:es|ed)?|(?:are |is )?passing)\b{NOT_AN_OBJECT}"
               rf"|\beverything (?:now |still |else )?(?:pass(?:es|ed)|is passing)\b{NOT_AN_OBJECT}"
-              rf"|\b(\d+)\s*/\s*\1 (?:tests? |specs? )?(?:pass(?:ed|ing)?|green|ok)\b"
-              rf"|\b(?:tests?|specs?|test results?|test suite|suite)\W{{0,4}}:\W{{0,4}}(?:all\s+)?"
-              rf"(?:pass(?:ed|es|ing)?|green|ok)\b"
-              rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:run|ran)\s+(?:successfully|clean(?:ly)?|"
+              rf"|\b(?P<n>\d+)\s*/\s*(?P=n) (?:tests? |specs? )?(?:(?:pass(?:ed|ing)?|green|ok)\b|"
+              rf"\u2705|\u2714|\u2713)"
+              rf"|\b(?:tests?|specs?|test results?|test suite|suite|verification|testing|ci|checks|"
+              rf"status|result|build|{RUNNER})(?:\s+run)?(?:\s+#\d+)?\W{{0,4}}:\W{{0,4}}"
+              rf"(?:all\s+)?"
+              rf"(?:(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b|"
+              rf"(?P<lab>\d+)\s*/\s*(?P=lab)\b)"
+              rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:(?:have|has)\s+)?(?:been\s+)?"
+              rf"(?:run|ran|executed|completed|finished)\s+"
+              rf"(?:successfully|clean(?:ly)?|"
               rf"green)\b"
               rf"|\b(?:the|that|this) (?:previously )?(?:failing|flaky|broken|red)(?: one| test| "
               rf"spec| case)?\s+(?:\w+\s+)?(?:now\s+)?(?:pass(?:es|ed)|is passing)\b",
@@ -86,7 +157,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:clean(?:ly)?|successfully|green)\b"
               rf"|\b(?:{RUNNER}|the test run|test run)(?:\s+run)?\s+(?:now\s+)?"
               r"(?:passes|passed|succeeds|succeeded|is clean|was clean|exits 0|"
-              r"exited 0|exits cleanly|returns 0)\b",
+              rf"exited 0|exits cleanly|returns 0)\b{NOT_AN_OBJECT}",
               "The full suite runs clean with the new retry logic.",
               "The full suite takes about four minutes, so I ran only the lint step."),
     ClaimRule("CLM004", "predicts CI will pass",
@@ -96,10 +167,11 @@ RULES: tuple[ClaimRule, ...] = (
               "CI will pass now that the snapshot is updated.",
               "CI runs on every push to main."),
     ClaimRule("CLM005", "marks the tests done with a check mark",
-              r"(?:\u2705|\u2714\ufe0f?|\u2713|\[x\])\s*(?:all\s+)?(?:unit\s+)?(?:tests?|specs?|suite|"
-              r"ci|checks)\b|\b(?:tests?|suite|ci|checks)\s*(?::\s*)?(?:\u2705|\u2714|\u2713)",
+              rf"(?:\u2705|\u2714\ufe0f?|\u2713|\[x\])\s*(?:all\s+)?(?:unit\s+)?(?:tests?|specs?|suite|"
+              rf"ci|checks)\b|\b(?:tests?|suite|ci|checks|{RUNNER})`?\s*(?::\s*|\u2192\s*|->\s*)?"
+              r"(?:\u2705|\u2714|\u2713)",
               "Summary:\n\u2705 tests\n\u2705 lint",
-              "Summary:\n\u274c tests (2 failing)\n\u2705 lint"),
+              "Summary:\n\u274c tests (2 failing)\n\u2705 lint", output=True),
     ClaimRule("CLM006", "says it was verified",
               r"\b(?:verified|confirmed|validated|tested) (?:it |this |that |everything |the fix |"
               r"the change |the changes )?(?:locally|end to end|end-to-end|on my machine)\b"
@@ -107,9 +179,14 @@ RULES: tuple[ClaimRule, ...] = (
               r"the fix|the change|the changes|the behaviou?r|the tests|the suite)\b"
               r"|^\W*(?:i\s+|have\s+|i've\s+)*(?:verified|confirmed)\W*$"
               r"|^\W*(?:verified|confirmed)\s*(?:\u2705|\u2714|\u2713|:)"
+              r"|\beverything (?:has been |was |is |got )?(?:verified|confirmed)\b"
+              r"|\bpassed (?P<all>\d+) (?:of|out of) (?P=all)\b"
+              r"|\bsuccessfully ran (?:all )?(?:the )?(?:\d+ )?(?:tests|specs|test suite|suite)\b"
+              r"|^\W*(?:(?:done|fixed|implemented|built|added|pushed|tested)\W+(?:and\s+)?)+"
+              r"(?:verified|confirmed)\W*$"
               r"|\b(?:all|every) (?:\w+ )?(?:checks|test runs?) (?:pass(?:ed)?|succeeded)\b"
               r"|\b(?:with )?(?:no|zero|0) (?:test )?failures\b"
-              r"|\b\d+ (?:tests? )?passed(?:,? (?:0|no) failed)?\b"
+              r"|\b\d+ (?:tests? )?passed(?:,? (?:0|no) failed)?\b|\b\d+ (?:tests? )?passing\b"
               r"(?![^.]*\b[1-9]\d* (?:failed|errors?)\b)"
               r"|\b(?:re-?ran|ran) the (?:\w+ ){0,3}(?:suite|tests|specs) and (?:everything|"
               r"it|they|all) (?:pass(?:es|ed)?|is green|was green|looks good)\b",
@@ -119,18 +196,88 @@ RULES: tuple[ClaimRule, ...] = (
               rf"\b(?:they|it|all|all of them|each of them|both|both of them|them all|each one|"
               rf"every one|the rest)(?:\s+(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|"
               rf"ten|eleven|twelve|of them|of these))?(?:'s|'re)?\s+(?:all\s+|now\s+|still\s+|"
-              rf"do\s+|also\s+|both\s+)*(?:(?:run|ran)\s+and\s+)?"
+              rf"do\s+|also\s+|both\s+){{0,4}}(?:(?:run|ran)\s+and\s+)?"
               rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+)?passing|(?:are\s+|is\s+)?(?:all\s+)?green|"
-              rf"succeed(?:s|ed)?|went green)\b{NOT_AN_OBJECT}",
+              rf"succeed(?:s|ed)?|went green|(?:came|come|comes) back clean|ran clean|"
+              rf"(?:are\s+|is\s+)?(?:all\s+)?clean)\b{NOT_AN_OBJECT}",
               "I fixed the two specs. Both pass now.",
               "I fixed the two specs. Both fail on CI.",
               needs_context=True),
     ClaimRule("CLM008", "says nothing broke",
               r"\bnothing (?:else )?(?:broke|is broken|was broken|regressed|failed|fails|"
               r"is failing)\b|\bno (?:new )?(?:regressions?|test failures|failing tests)\b"
-              r"|\b(?:zero|0) (?:failures|failed|failing)\b",
+              r"|\b(?:zero|0) (?:failures|failed|failing)\b"
+              r"|\bnothing else (?:is |was |got |seems |appears )?(?:to be )?"
+              r"(?:affected|impacted)\b"
+              r"|\bnot (?:a )?single (?:test )?(?:failure|failing test|test failed)\b"
+              r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?)\b"
+              rf"|\b(?:{SUBJECT})\s+(?:runs?|ran|completes?|completed|finishe[sd]|pass(?:es|ed)?)"
+              r"\s+without (?:any |a single )?(?:errors?|failures?|failing tests?|issues?|"
+              r"problems?)\b",
               "Refactored the parser; nothing broke.",
               "I am not sure nothing broke: the suite did not run.",
               negative_form=True),
+    ClaimRule("CLM009", "says the checks came back clean",
+              rf"\b(?:{SUBJECT})(?:\s+run)?(?:\s+#\d+)?(?:\s*\([^()]{{0,60}}\))?"
+              rf"(?:\s+(?:on|in|for|under|across|against)\s+[^.;:,]{{1,25}}?)?"
+              rf"(?:{VERDICT}){NOT_AN_OBJECT}{VERDICT_END}|\b(?:{SUBJECT}){STATE}{VERDICT_END}"
+              rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build|(?:all|both|every|each)\s+"
+              rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?))(?:{SOFT_VERDICT})"
+              rf"|\b(?:{RUNNER}|tests|specs|suite|ci|checks|build)\s+(?:all\s+)?ok\b"
+              rf"|\b(?:{RUNNER})\s+(?:exit(?:ed|s)?\s+(?:with\s+)?(?:code\s+|status\s+)?|"
+              rf"exit code\s+|returned\s+|rc=)0\b",
+              "Fixed. `go test ./...` comes back clean, and CI passed on all three runners.",
+              "The build passes the `--release` flag through to cargo now."),
+    ClaimRule("CLM010", "says green, of the run just described",
+              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|still|all|"
+              r"100%|fully|should(?: now)? be)\s+)*(?:all\s+)?green(?:\s+(?:now|again|locally|too|"
+              r"both times|every time|each time|all \d+ times|throughout|"
+              r"on (?:ci|my machine|my end|the branch)))*\W*"
+              r"(?=$|[,.;!)])",
+              "Reran it after the rebase, green now.",
+              "Reran it after the rebase: mostly green, one flaky failure."),
+    ClaimRule("CLM011", "says it came back clean, of the tests just named",
+              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both)"
+              r"\s+)*(?:came back clean|comes back clean|ran clean|runs clean|passed|passing|"
+              r"succeeded|"
+              r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
+              r"both times|every time|throughout))*\W*(?=$|[,.;!)])",
+              "Ran `go test -race ./...` \u2014 came back clean.",
+              "Ran `go test -race ./...` \u2014 it hung on TestWatcher."),
+    ClaimRule("CLM012", "pastes a passing test run",
+              r"\b\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))*"
+              r" in [\d.]+m?s\b"
+              r"|^\s*tests:\s+(?:\d+ (?:skipped|todo), )*\d+ passed, \d+ total"
+              r"|^\s*test (?:suites|files):?\s+\d+ passed"
+              r"|^\s*tests\s+\d+ passed \(\d+\)"
+              r"|\btest result: ok\. \d+ passed; 0 failed"
+              r"|^\s*ok\s+\S+\s+(?:[\d.]+m?s|\(cached\))"
+              r"|\bok \(\d+ tests?, \d+ assertions?\)"
+              r"|(?-i:\bBUILD SUCCESS(?:FUL)?\b)"
+              r"|\btests run: \d+, failures: 0, errors: 0"
+              r"|\b\d+ (?:examples?|tests?|runs?)(?:, \d+ assertions)?, 0 failures\b"
+              r"|\bpassed!\s+-\s+failed:\s+0, passed:\s+\d+"
+              r"|\bexecuted \d+ tests?, with 0 failures"
+              r"|\bcongratulations :\)"
+              r"|^\s*(?:py\d+|[\w.-]+-py\d+): (?:ok|commands succeeded)\b"
+              r"|^\s*\d+ passing \(\d+m?s\)"
+              r"|^ran \d+ tests? in [\d.]+s$"
+              r"|\b100% tests passed, 0 tests failed",
+              "```\ntest result: ok. 23 passed; 0 failed; 0 ignored\n```",
+              "```\ntest result: FAILED. 15 passed; 2 failed; 0 ignored\n```",
+              output=True),
+    ClaimRule("CLM013", "ticks every check",
+              rf"^\W*(?:\d+[.)]\s*)?(?:\u2705|\u2714\ufe0f?|\u2713|\u2611\ufe0f?)\s*[^|\n]{{0,30}}?"
+              rf"(?:\b(?:lint|types|typecheck|tsc|mypy|build|{KINDS}|tests?|specs?|ci|suite|checks|"
+              rf"{RUNNER})\b"
+              rf"|\(\d+\)|\b(\d+)/\1\b)"
+              rf"|^\W*(?:[-*+]\s*|\d+[.)]\s*)?(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|"
+              rf"suite|checks)(?:\s+(?:tests|specs|suite))?\s*:\s*(?:pass(?:ed|ing)?|ok|green|"
+              rf"success(?:ful)?)\W*$"
+              rf"|^\s*\|[^|\n]*\b(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|suite|checks)"
+              rf"\b[^|\n]*\|\s*(?:\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|green\b|ok\b|"
+              rf"success(?:ful)?\b)",
+              "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u2705 128/128 |",
+              "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u274c 3 failing |",
+              output=True),
 )
-

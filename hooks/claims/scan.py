@@ -8,7 +8,23 @@ What a claim is not, decided before any rule looks (hard negatives an agent writ
   the tests to pass");
 - conditional or hedged: "if the tests pass", "once CI is green", "to make sure the suite
   passes", "it might pass now";
-- a question: the sentence ends with '?'.
+- a question: in a sentence that ends with '?', its last clause and any clause that asks
+  ("Do the tests pass, and is CI green?"); a claim before the question still counts;
+- mixed or unverified: a run's failure count in the sentence ("15 passed; 2 failed"), a failure
+  now beside it in its sentence ("two fail on Windows; the rest pass") or its paragraph ("All
+  unit tests pass. The integration suite fails."), one told as settled (fixed, before a rerun,
+  "fails on main") aside; an admission in the sentence that the tests did not run ("build's
+  green, but that job doesn't run the tests"); a part ("mostly", "only", "except"); "green"
+  beside colour words; an item of a list or table whose list shows a failure or an open check
+  ("- e2e: not run", "| unit | 3 failed |");
+- instructions and requirements: "To verify: run `pytest`; all tests should pass", "Acceptance
+  criteria: all tests pass";
+- unticked boxes ("- [ ] Tests pass") are to-dos.
+
+A test run's pasted output is read in code blocks too (the ``output`` rules): pytest's
+"N passed in Xs", jest's "Tests: N passed, N total", cargo's "test result: ok", go's "ok  <pkg>"
+lines, BUILD SUCCESSFUL, "N examples, 0 failures" and the like, each only where nothing in its
+block failed.
 
 Text is normalised before anything reads it (NFKC, zero-width and invisible characters taken
 out, common confusables such as Cyrillic U+0430 read as their Latin look-alikes), so a claim
@@ -17,9 +33,11 @@ written to slip past the rules is read as it looks.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 
+from hooks.claims.rules import KINDS
 from hooks.claims.rules import RULES
 from hooks.claims.rules import RUNNER
 from hooks.claims.rules import TEST_CONTEXT
@@ -31,32 +49,49 @@ _QUOTED = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|`[^`\n]*`"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[^a-z\s])|\n")
 _CLAUSE_BREAK = re.compile(r";|\s[-\u2013\u2014]\s|,\s*(?=(?:but|though|although|however|"
                            r"and|so|yet|except)\b)|\b(?=but\b)")
-_NEGATION = re.compile(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet to|"
+_NEGATION = re.compile(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet to|nobody|no one|"
                        r"fail(?:s|ed|ing)? to|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
 _CONDITION = re.compile(
     r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
     r"so that|in order|to (?:make sure|ensure|check|confirm|verify|see|get|make)|make sure|ensure|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
-    r"tried|check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
+    r"tried|hoping|supposed to|must|required(?!\s+(?:status\s+)?(?:checks?|jobs?|tests?)\b)|"
+    r"requires|requirements?|criteria|precondition|prerequisite|definition of done|"
+    r"my understanding|as far as i (?:know|can tell)|afaik|i assume|after (?:you|we)\b|"
+    r"presumably|supposedly|apparently|reportedly|allegedly|in theory|in principle|"
+    r"theoretically|on paper|ideally|"
+    r"will (?:confirm|verify|check|run|test|see)|"
+    r"check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
     r"next step|to-?do|plan(?:s|ned)? to|"
     r"please|let me know)\b", re.IGNORECASE)
-_REPORTED = re.compile(r"\b(?:says?|said|claims?|claimed|reports? that|reported that|"
+_REPORTED = re.compile(r"\b(?:(?<!to )says?|said|claims?|claimed|reports? that|reported that|"
+                       r"mentioned|quot(?:e|es|ed|ing)|"
+                       r"(?:you|they|he|she) (?:wrote|think|thought|believe)|"
+                       r"(?:as )?per (?:the|your|their|his|her)|"
                        r"according to|"
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
+                       r"before (?:my|the|this|that|i|we)\b|yesterday|earlier today|"
                        r"last (?:week|time|run)|on main|upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|on main|upstream|"
-                        r"in the past|until|on (?:some|other)|sometimes|intermittently)\b",
+                        r"in the past|until|on (?:some|other)|sometimes|intermittently|except|"
+                        r"apart from|other than|save for|if|unless|when|whenever|"
+                        r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior)|"
+                        r"faster|slower|quicker|more (?:often|reliably|quickly))\b",
                         re.IGNORECASE)
 # a part, not the whole: "3 of 5 tests pass", "most tests pass"
 _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
-                      r"(?:the\s+)?$|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
-                      r"(?:the\s+)?$|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
+                      r"(?:the\s+)?$|\b\d+\s*/\s*$|\b(?:mostly|nearly|almost|largely|partly)\s+$"
+                      r"|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
+                      r"(?:the\s+)?(?:[\w-]+\s+){0,2}$"
+                      r"|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
                       r"|\bthe (?:old|previous|former|original) $",
                       re.IGNORECASE)
+# ... or a part inside the claim: "the tests mostly pass"
+_HALF = re.compile(r"\b(?:mostly|partly|partially|largely|nearly|almost|somewhat)\b", re.IGNORECASE)
 # a hedged claim beside an admission that nothing ran is no claim: "should pass now, but I
 # wasn't able to run them"
 _HEDGE = re.compile(r"\b(?:should|think|believe|expect|guess|suspect)\b", re.IGNORECASE)
@@ -64,13 +99,113 @@ _NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|di
                       r"haven't|have not|hasn't|unable to|not able to)\s+"
                       r"(?:(?:been\s+)?able\s+to\s+)?(?:run|execute|test|verify|check)\b",
                       re.IGNORECASE)
+# beside a claim, an admission that what passed is not the tests: "build's green, but that
+# job doesn't run the tests, so treat this as unverified"
+_UNVERIFIED = re.compile(
+    r"\b(?:unverified|untested|(?:doesn't|does not|don't|do not|didn't|did not|haven't|have not|"
+    r"hasn't|never|couldn't|could not|wasn't able to|weren't able to)\s+(?:actually\s+|yet\s+)?"
+    r"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked)\b"
+    r"(?:\s+(?:the|any|it|them|this|that))?"
+    r"(?!\s+(?:lint|linter|formatter|types?|typecheck|benchmarks?|docs)\b)"
+    r"|(?:tests?|specs?|suite)\s+(?:were|was|are|is|have|has)(?:\s+not|n't)\s+(?:yet\s+)?"
+    r"(?:been\s+)?(?:run|executed)"
+    r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
+    r"run|done)|still (?:running|queued|pending|in progress)"
+    r"|(?:tests?|specs?|suite)(?:\s+(?:step|stage|job|run|phase))?\s+(?:are|were|is|was|got)\s+"
+    r"(?:all\s+)?skipped)", re.IGNORECASE)
+# the tests, or a run of them, not done yet: "Tests pending.", "the e2e job is still queued"
+_TEST_PENDING = re.compile(r"\b(?:tests?|specs?|suites?|e2e|integration|ci|jobs?)\b[^.;:]{0,30}?"
+                           r"\b(?:pending|queued|still running|not (?:yet )?run|in progress)\b",
+                           re.IGNORECASE)
+# a clause beside a claim that takes part of it back: "except the 3 in test_legacy.py", "but
+# one", "but only the lint stage ran", "but not in CI"
+_TAKEN_BACK = re.compile(r"^\W*(?:except|apart from|other than|save for|bar)\b"
+                         r"|^\W*but (?:one|two|three|\d+|a few|some|a couple)\b"
+                         r"|^\W*(?:but|though|although|while|whereas)\b.*(?:\bonly\b|"
+                         r"\bnot (?:in|on|with|under|for|when)\b)", re.IGNORECASE)
+# an instruction or a plan at the start of a clause: "Next: confirm CI is green"
+_IMPERATIVE = re.compile(r"^\W*(?:next\s*:\s*|then\s+)?(?:confirm|verify|check|ensure|get|"
+                         r"make(?!\s+(?:test|check|verify|ci)\b)|keep)\b", re.IGNORECASE)
+# a failure that is not the present state: "fails without the fix", "fails on main"
+_BEFORE_FIX = re.compile(r"^\s*(?:on main|before|without (?:the|my|this) (?:fix|change|patch)|"
+                         r"previously|originally|earlier|in the old|on the old|until)\b",
+                         re.IGNORECASE)
+# reported after the claim: "passes in CI per the badge"
+_HEARSAY_AFTER = re.compile(r"\b(?:per|according to|going by|judging by|apparently|reportedly|"
+                            r"supposedly|allegedly|(?:the|a) (?:reviewer|user|issue|ticket|author|"
+                            r"description|readme|badge|docs?) (?:says?|said|claims?|reports?|wrote)"
+                            r"|(?:he|she|they|you) (?:says?|said|claims?|wrote))\b", re.IGNORECASE)
+# a sentence that tells the reader what to do or what to expect: "To verify: run `pytest`;
+# all tests should pass", "Run the suite; the tests pass on 3.11"
+_INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|reproduce)|"
+                          r"steps to (?:reproduce|test|verify)|(?:reviewer )?checklist|"
+                          r"testing instructions|expected(?: output| result)?)\s*:"
+                          r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#])",
+                          re.IGNORECASE)
+# a clause that ends by moving the claim back in time: "passed in the wrong order before"
+_ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$", re.IGNORECASE)
+# what introduces a code block that is not this work's run: "Before my change:", "Expected
+# output:", "The issue's log:", "e.g."
+_LEAD_IN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|e\.g\.|"
+                      r"expected|should|would|issue|ticket|reporter|reported|user's|their|"
+                      r"yesterday|last (?:week|time|run))\b", re.IGNORECASE)
+_ASKS = re.compile(r"\W*(?:do|does|did|is|are|was|were|can|could|should|will|would|has|have|"
+                   r"why|how|what|whether|any idea)\b", re.IGNORECASE)
+# a requirement, not a result: "tests passing on CI is required"
+_REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandatory|a must|"
+                             r"a (?:precondition|prerequisite|requirement|blocker))\b",
+                             re.IGNORECASE)
+# "green" as a colour, not a verdict
+_COLOUR = re.compile(r"\b(?:colou?rs?|amber|yellow|blue|orange|purple|pink|background|"
+                     r"foreground|css|theme|palette|led|traffic light|hex)\b|#[0-9a-f]{3,6}\b",
+                     re.IGNORECASE)
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
-_FAILS = re.compile(r"(?<!nothing )(?<!never )(?<!no )(?<!none )\b(?:fails|failed|fail|"
-                    r"errors|errored|broke|crashes|crashed)\b", re.IGNORECASE)
+_FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashed|red|hangs|hung|"
+                    r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
+                    r"(?!:?\s*0\b)", re.IGNORECASE)
+# "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
+_DENIED = re.compile(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+(?:\S+\s+){0,2}$",
+                     re.IGNORECASE)
+# what a test run's own output says when something failed, anywhere in the block it is in
+_RUN_FAILED = re.compile(r"\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|failing|fails?|"
+                         r"errors?)\b"
+                         r"(?!\s+(?:tests?|specs?|cases?|ones?)\b)"
+                         r"|(?<!no )\b(?:failures|errors|failed)\s*[:=]\s*[1-9]"
+                         r"|(?-i:\bFAIL(?:ED|URE|S)?\b)"
+                         r"|[\u274c\u2717\u2718\U0001f534]|\bnot ok \d", re.IGNORECASE)
+# a list or table of checks with one still open is not a list of passes
+_PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|\bpending\b|\bqueued\b|\bin progress\b"
+                      r"|^\s*(?:[-*+]\s*)?\[ \]"
+                      r"|\|\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|skipped|todo)\b"
+                      r"|^\W*(?:fail(?:ed|ing|s)?|red|broken)\b"
+                      r"|:\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|broken|skipped)\b",
+                      re.IGNORECASE | re.MULTILINE)
+_EARLIER = re.compile(r"\b(?:before|previously|earlier|initially|originally|yesterday|"
+                      r"last (?:week|night|time|run)|this morning)\b[^.\n]*", re.IGNORECASE)
+# a line of a list or a table, or a "label: value" line
+_ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:[ \t][^\s:]+){0,3}:\s)",
+                   re.MULTILINE)
 _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+# "green-lit", "green-field": another word
+_GREEN_WORD = re.compile(r"green-(?=\w)", re.IGNORECASE)
+# what output lines do not read: text in quotation marks, inline code other than a runner's
+# command ("prints e.g. `12 passed in 0.3s`"), and code blocks tagged as source code (a run's
+# output comes untagged or as text, console, shell or a log)
+_PROSE_QUOTE = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
+_INLINE_CODE = re.compile(r"(?<!`)`[^`\n]+`(?!`)")
+_SOURCE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*(?!(?:text|txt|console|shell|sh|bash|zsh|"
+                           r"log|output|plaintext|plain|terminal|shell-session|ansi)?[ \t]*$)"
+                           r"[^\n]*\n.*?(?:^[ \t]*(?:```|~~~)[ \t]*$|\Z)",
+                           re.DOTALL | re.MULTILINE)
+# an unticked box claims nothing: "- [ ] Tests pass" in a template is a to-do
+_UNTICKED = re.compile(r"^\s*(?:[-*+]\s*)?\[ \].*$", re.MULTILINE)
+# how far back a negation reaches: not past a colon or an "and" ("Not much to say: the tests
+# pass", "the repro no longer crashes and the tests pass")
+_SCOPE = re.compile(r":\s|\band\s")
+_BLOCK_BREAK = re.compile(r"\n\s*\n")
 # invisible in any rendering: zero-width spaces and joiners, marks, word joiner and the
 # invisible operators, the BOM, the soft hyphen, the Mongolian vowel separator
 _INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e"
@@ -107,28 +242,47 @@ def normalised(text: str) -> str:
 
 
 def _blank_unless_runner(match: re.Match[str]) -> str:
-    """Inline code naming a test runner reads as its words ("`cargo test` is green"); other
-    quoted text is blanked."""
+    """Inline code naming a test runner reads as its words ("`cargo test` is green",
+    "`npm ci && npm test` all pass"); other quoted text is blanked."""
     inner = match.group(0)[1:-1]
-    if match.group(0).startswith("`") and _RUNNER_CODE.fullmatch(inner):
+    if match.group(0).startswith("`") and _RUNNER_CODE.fullmatch(
+            re.split(r"&&|\|\||;", inner)[-1].strip()):
         return " " + inner + " "
     return _blank(match)
 
 
+def _marked(match: re.Match[str]) -> str:
+    """Quoted text as sentences see it: blanked, but a sentence may start at it."""
+    return "Q" + _blank(match)[1:]
+
+
 def unquoted(text: str) -> str:
-    text = _FENCE.sub(_blank, text)
+    text = _GREEN_WORD.sub("green_", _FENCE.sub(_blank, text))
     text = _QUOTE_LINE.sub(_blank, text)
+    text = _UNTICKED.sub(_blank, text)
     return _QUOTED.sub(_blank_unless_runner, text)
+
+
+# a lower-case sentence after a full stop ("fixed it. tests pass"), but not after an
+# abbreviation, an ellipsis or a path ("./...")
+_LOWER_START = re.compile(r"(?<![.\w]\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
+                          r"(?<=\w[.!?])\s+(?=[a-z])")
 
 
 def sentences(text: str) -> list[tuple[int, int, int]]:
     """(line number, start, end) of each sentence of TEXT."""
     found: list[tuple[int, int, int]] = []
     start = 0
-    for cut in [*_SENTENCE_END.finditer(text), None]:
+    cuts = sorted([*_SENTENCE_END.finditer(text), *_LOWER_START.finditer(text)],
+                  key=lambda m: m.start())
+    line, counted = 1, 0
+    for cut in [*cuts, None]:
+        if cut is not None and cut.start() < start:
+            continue
         end = cut.start() if cut else len(text)
         if text[start:end].strip():
-            found.append((text.count("\n", 0, start) + 1, start, end))
+            line, counted = line + text.count("\n", counted, start), start
+            found.append((line, start, end))
         start = cut.end() if cut else end
     return found
 
@@ -142,51 +296,210 @@ def _clauses(sentence: str) -> list[str]:
     return [p for p in parts if p.strip()]
 
 
-def _claims_in(clause: str, context: str) -> ClaimRule | None:
-    for rule in RULES:
+def _fails(text: str) -> bool:
+    """TEXT says something failed: a failure word no "no"/"0"/"nothing" just before denies."""
+    return any(not _DENIED.search(text[:m.start()]) for m in _FAILS.finditer(text))
+
+
+# the tests, CI or a run failing: "The integration suite fails on the DB fixture"
+_TEST_FAILS = re.compile(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|jobs?|checks?|"
+                         rf"{RUNNER}|{KINDS}|it|they|\d+)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
+                         r"(?:is|are|still) failing|errors? out|errored|(?:is|are|went|turned) red|"
+                         r"broke|crashed|hangs|hung|timed out|times out)\b", re.IGNORECASE)
+# a failure told as settled: fixed since, or before a rerun
+_SETTLED = re.compile(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|addressed|"
+                      r"re-?ran|rerun|re-?tried|retried|on retry|at first|first (?:push|run|try|"
+                      r"attempt|time))\b", re.IGNORECASE)
+
+
+def _fails_now(text: str) -> bool:
+    """TEXT says something fails now: not denied, not before the fix ("fails on main",
+    "previously failed", "was failing")."""
+    if _EARLIER.search(text) or _SETTLED.search(text):
+        return False
+    return any(not _DENIED.search(text[:m.start()]) and not _BEFORE_FIX.match(text[m.end():])
+               for m in _FAILS.finditer(text)) \
+        or re.search(r"\b(?:are|is|still|keeps?)\s+failing\b", text, re.I) is not None
+
+
+def _partial(before: str, claimed: str) -> bool:
+    """A part, not the whole ("3 of 5 tests pass"); "all 5 of 5" is the whole."""
+    found = _PARTIAL.search(before)
+    if found is None:
+        return False
+    count = re.match(r"\D*(\d+)\s+(?:of|out of)\s+$", found.group(0))
+    return not (count and claimed.startswith(count.group(1) + " "))
+
+
+def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) -> ClaimRule | None:
+    for rule in rules:
         m = rule.pattern.search(clause)
         if not m:
             continue
         before = clause[:m.start()]
         said = before if rule.negative_form else clause[:m.end()]
+        # a negation reaches no further than a colon: "Not much to say: the tests pass"
+        said = said[max((c.end() for c in _SCOPE.finditer(said) if c.end() <= m.start()),
+                        default=0):]
         if _NEGATION.search(said) or _CONDITION.search(clause[:m.end()]) \
+                or _IMPERATIVE.search(clause) \
                 or any(r.start() < m.start() for r in _REPORTED.finditer(clause[:m.end()])) \
-                or _PARTIAL.search(before) \
-                or _QUALIFIED.search(clause[m.end():]):
+                or _partial(before, m.group(0)) or _HALF.search(m.group(0)) \
+                or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
+                or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
+                or _REQUIRED_AFTER.match(clause[m.end():]) \
+                or _ENDS_EARLIER.match(clause[m.end():]) \
+                or ("green" in m.group(0).lower() and _COLOUR.search(context)):
             continue
         if rule.needs_context and not TEST_CONTEXT.search(context):
             continue
-        if _FAILS.search(clause[m.end():]):  # "passed once and failed twice": mixed
+        if _fails(clause[m.end():]):  # "passed once and failed twice": mixed
+            continue
+        if "," in before and _fails_now(before[:before.rindex(",")]):  # "2 fail, the rest pass"
             continue
         return rule
     return None
+
+
+_PROSE_RULES = tuple(r for r in RULES if not r.output)
+_OUTPUT_RULES = tuple(r for r in RULES if r.output)
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each block of TEXT: a paragraph, or a code block with its blank lines."""
+    spans: list[tuple[int, int]] = []
+    fences = [(m.start(), m.end()) for m in _FENCE.finditer(text)]
+    fence_starts = [a for a, _ in fences]
+    start = 0
+    for cut in [*_BLOCK_BREAK.finditer(text), None]:
+        end = cut.start() if cut else len(text)
+        i = bisect.bisect_left(fence_starts, cut.start()) - 1 if cut is not None else -1
+        if i >= 0 and cut is not None and cut.start() < fences[i][1]:
+            continue
+        spans.append((start, end))
+        start = cut.end() if cut else end
+    return spans
+
+
+def _open_or_failed(block: str) -> bool:
+    """BLOCK shows a failure or a check still open, now (not "before: 3 failed")."""
+    block = _EARLIER.sub("", block)
+    return _RUN_FAILED.search(block) is not None or _PENDING.search(block) is not None
+
+
+class _Blocks:
+    """The blocks of a text, each judged once: does it show a failure or an open check?"""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.spans = _blocks(text)
+        self.starts = [a for a, _ in self.spans]
+        self.ends = dict(self.spans)
+        self.judged: dict[int, bool] = {}
+        self.failing: dict[int, list[int]] = {}  # block: starts of its sentences that fail now
+
+    def of(self, at: int) -> int:
+        """The start of the block AT is in."""
+        return self.spans[max(bisect.bisect_right(self.starts, at) - 1, 0)][0]
+
+    def open_or_failed(self, at: int) -> bool:
+        start = self.of(at)
+        if start not in self.judged:
+            self.judged[start] = _open_or_failed(self.text[start:self.ends[start]])
+        return self.judged[start]
 
 
 def find_claims(text: str) -> list[Claim]:
     """Every sentence of TEXT that claims the tests pass, with the first rule it meets."""
     text = normalised(text)
     plain = unquoted(text)
+    marked = _QUOTED.sub(_marked, _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, _FENCE.sub(
+        _blank, text))))
+    blocks = _Blocks(text)
     claims: list[Claim] = []
     previous = ""
-    for line, start, end in sentences(plain):
+    spans = sentences(marked)
+    for _, a, b in spans:
+        if (_TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])) \
+                or _TEST_PENDING.search(plain[a:b]):
+            blocks.failing.setdefault(blocks.of(a), []).append(a)
+    for line, start, end in spans:
         sentence = plain[start:end].strip()
         context, previous = previous + " " + text[start:end], text[start:end]
-        if sentence.endswith("?"):
+        if _INSTRUCTION.match(sentence):
+            continue
+        # a run's own output beside the claim says something failed: "15 passed; 2 failed"
+        if _RUN_FAILED.search(sentence):
             continue
         clauses = _clauses(sentence)
         for clause in clauses:
-            rule = _claims_in(clause, context)
+            # a question: its last clause, or one that asks ("Do the tests pass, and is CI
+            # green?"), but not a claim before it ("Done, tests pass, but should it be X?")
+            if sentence.endswith("?") and (clause is clauses[-1] or _ASKS.match(clause)):
+                continue
+            rule = _claims_in(clause, context, _PROSE_RULES)
             if rule is not None and _HEDGE.search(clause) and _NOT_RUN.search(sentence):
                 continue
-            if rule is not None and any(
-                    _FAILS.search(other) and (_CONTRAST.search(other) or _CONTRAST.search(clause))
-                    for other in clauses if other is not clause):
+            # a failure beside it, now: "two tests fail on Windows; the rest pass"
+            if rule is not None and any(_fails_now(other) or _TAKEN_BACK.search(other)
+                                        for other in clauses if other is not clause):
                 continue
+            # "build's green, but that job doesn't run the tests": an admission beside it
+            if rule is not None and _UNVERIFIED.search(sentence):
+                continue
+            # a list's item is judged with its list: "- unit: pass" above "- e2e: fail"
+            if rule is not None and _ITEM.match(text, text.rfind("\n", 0, start) + 1) \
+                    and blocks.open_or_failed(start):
+                break
+            # "All unit tests pass. The integration suite fails on the DB fixture.": mixed
+            if rule is not None and any(
+                    a != start for a in blocks.failing.get(blocks.of(start), [])):
+                break
             if rule is not None:
                 original = " ".join(text[start:end].split())
                 claims.append(Claim(rule, line, original[:300]))
                 break
-    return claims
+    claims.extend(_output_claims(text, blocks, {c.line for c in claims}))
+    return sorted(claims, key=lambda c: c.line)
+
+
+def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
+    """The first line of each block of a test run's output, or of a list of ticked checks,
+    that shows the checks passing: read in code blocks too, and only where nothing in its
+    block failed or is still open."""
+    shown = _SOURCE_FENCE.sub(_blank, text)
+    shown = _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, shown))
+    shown = _INLINE_CODE.sub(_blank_unless_runner, _PROSE_QUOTE.sub(_blank, shown))
+    found: list[Claim] = []
+    claimed: set[int] = set()
+    fences = _lead_ins(text)
+    starts = [a for a, _, _ in fences]
+    at = 0
+    for number, line in enumerate(shown.split("\n"), start=1):
+        start, at = at, at + len(line) + 1
+        if number in seen or not line.strip() or line.rstrip().endswith("?") \
+                or blocks.of(start) in claimed:
+            continue
+        rule = _claims_in(line, line, _OUTPUT_RULES)
+        if rule is None or blocks.open_or_failed(start) or _UNVERIFIED.search(line) \
+                or _introduced_as_other(fences, starts, start):
+            continue
+        found.append(Claim(rule, number, " ".join(line.split())[:300]))
+        claimed.add(blocks.of(start))
+    return found
+
+
+def _introduced_as_other(fences: list[tuple[int, int, str]], starts: list[int], at: int) -> bool:
+    """AT is in a code block whose lead-in says it is not this work's run."""
+    i = bisect.bisect_right(starts, at) - 1
+    return i >= 0 and fences[i][0] <= at < fences[i][1] and bool(_LEAD_IN.search(fences[i][2]))
+
+
+def _lead_ins(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, lead-in) of each code block of TEXT: the prose line that introduces it
+    ("Before my change:")."""
+    return [(m.start(), m.end(), text[:m.start()].rstrip().rsplit("\n", 1)[-1])
+            for m in _FENCE.finditer(text)]
 
 
 def says_no_receipt(text: str) -> bool:
