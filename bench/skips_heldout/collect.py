@@ -96,7 +96,7 @@ def changed(gitdir: str, commit: str) -> list[tuple[str, str, str | None]]:
     return rows
 
 
-def blob(gitdir: str, rev: str, path: str) -> str | None | bool:
+def blob(gitdir: str, rev: str, path: str) -> str | bool | None:
     """The file's text at REV, None when absent, False when binary, non-UTF-8 or too big."""
     try:
         data = git(gitdir, "show", f"{rev}:{path}")

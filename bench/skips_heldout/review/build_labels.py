@@ -34,10 +34,12 @@ INSERTIONS: dict[int, tuple[str, str, str]] = {
     5: ("SKP005", COND, "xfail(sys.version_info < (3, 11)) in a pytest.param's marks"),
     7: ("SKP001", COND, "skipif(brotli imported): gated on the environment"),
     8: ("SKP001", COND, "skipif(brotli imported): gated on the environment"),
-    9: ("SKP005", PLAIN, "marks=pytest.mark.xfail(reason=...) on a parametrized case, no condition"),
+    9: ("SKP005", PLAIN, "marks=pytest.mark.xfail(reason=...) on a parametrized case, "
+                         "no condition"),
     12: ("SKP001", COND, "conftest fixture: pytest.skip under `if request.keywords.get('trio')`"),
     28: ("SKP001", COND, "module-level pytest.skip under `except KeyError` (env var unset)"),
-    36: ("SKP001", PLAIN, "uvu testing its own suite.skip: skips.skip('literal', ...) (deliberate)"),
+    36: ("SKP001", PLAIN, "uvu testing its own suite.skip: skips.skip('literal', ...) "
+                          "(deliberate)"),
     38: ("SKP001", PLAIN, "uvu testing its own modifiers: only.skip(...) (deliberate)"),
     39: ("SKP002", PLAIN, "uvu testing its own modifiers: only.only(...) (deliberate)"),
     40: ("SKP002", PLAIN, "uvu testing its own modifiers: only.only(...) (deliberate)"),
@@ -77,7 +79,7 @@ INSERTIONS: dict[int, tuple[str, str, str]] = {
     174: ("SKP001", PLAIN, "@Ignore on a test copied into the new KSP test file (the apt copy "
                           "keeps its own @Ignore: one ignored test more)"),
     **{k: ("SKP001", PLAIN, "@Test turned into @Ignore(\"Temporarily ignored pending a new KCT "
-                            "release ...\") @Test") for k in span(247, 269)},
+                            "release ...\") @Test") for k in span(247, 269) if k != 256},
     271: ("SKP001", PLAIN, "@Ignore(\"Toe-hold test for when ... is resolved.\") on a new test"),
     275: ("SKP001", PLAIN, "an ignored test split in two: duplicatedValueProperty is a new "
                           "@Ignore @Test (its twin keeps the old line's @Ignore)"),
@@ -137,6 +139,8 @@ NOT_INSERTED: dict[int, str] = {
     **{k: PRE + " (assumeTrue's argument changed)" for k in (337, 338, 339)},
     274: PRE + " (@Ignore @Test fun duplicatedValue() renamed duplicatedValueParameter)",
     **{k: REFLOW for k in (145, 146, 170, 171, 217, 228, 229, 231, 232, 272)},
+    # corrected in step (b), when the miss was read: first labelled with its neighbours
+    256: REFLOW + " (`@Ignore @Test fun localClassesNotSupported()` split onto three lines)",
     283: "not an insertion: localClassesNotSupported moved with its @Ignore from "
          "KotlinCodeGenTest.kt (removed in this change) to CompilerTest.kt",
     **{k: LIB for k in (34, 42, 47, 48, 49)},
@@ -159,7 +163,42 @@ NOT_INSERTED: dict[int, str] = {
 }
 
 # step (b): findings of the hook, (repo, commit prefix, path, line, rule): (label, why)
+HELPER_DEF = "the definition of a project helper offering .only/.skip " \
+    "(runPatchTests.only = function ... describe.only), not a test focused or skipped"
 FINDINGS: dict[tuple[str, str, str, int, str], tuple[str, str]] = {
+    ("encode/starlette", "856c904a6d", "tests/test_exceptions.py", 182, "SKP010"):
+        ("tp", "test_exception_middleware_deprecation (pytest.warns checks) deleted with the "
+               "deprecation shim (deliberate); step (a) missed it: its regex had no pytest.warns"),
+    ("encode/starlette", "e396f079a5", "tests/test_datastructures.py", 47, "SKP010"):
+        ("tp", "test_database_url deleted with DatabaseURL"),
+    ("encode/starlette", "e396f079a5", "tests/test_schemas.py", 168, "SKP010"):
+        ("tp", "test_schema_generation_legacy deleted"),
+    ("lukeed/uvu", "70b59e7b48", "test/exit.fails.js", 8, "SKP008"):
+        ("tp", "process.exit(0) inside a test ends the run with success; deliberate (uvu's own "
+               "fixture that must fail); step (a)'s regex had no process.exit"),
+    ("lukeed/uvu", "e419ff993b", "test/uvu.js", 3, "SKP009"):
+        ("tp", "the QUEUE suite's assert.instance deleted"),
+    ("immerjs/immer", "4d3d6ff88c", "__tests__/base.js", 2953, "SKP010"):
+        ("tp", "prototype-pollution tests deleted with the reverted fix"),
+    ("immerjs/immer", "eb5ac78c6a", "__tests__/empty.ts", 15, "SKP009"):
+        ("tp", "map/set es5 tests deleted with ES5 support"),
+    ("immerjs/immer", "eb5ac78c6a", "__tests__/patch.js", 50, "SKP010"):
+        ("tp", "'ES5 and Proxy implementation yield same result' deleted with ES5"),
+    ("dtolnay/anyhow", "6d0a0196eb", "tests/test_backtrace.rs", 4, "SKP004"):
+        ("tp", "`fn test_backtrace() {}`: an empty test body (the stable-toolchain placeholder, "
+               "deliberate); step (a)'s regex had no empty-body form"),
+    ("square/moshi", "97c22b832e", "moshi-kotlin-tests/src/test/kotlin/com/squareup/moshi/"
+                                  "kotlin/reflect/KotlinJsonAdapterTest.kt", 380, "SKP010"):
+        ("tp", "extendsPlatformClassWithProtectedField deleted, nothing in its place"),
+    ("immerjs/immer", "4b8bcc57a2", "__tests__/patch.js", 61, "SKP002"): ("fp", HELPER_DEF),
+    ("immerjs/immer", "4b8bcc57a2", "__tests__/patch.js", 62, "SKP001"): ("fp", HELPER_DEF),
+    ("immerjs/immer", "4b8bcc57a2", "__tests__/patch.js", 118, "SKP002"):
+        ("fp", HELPER_DEF + " ({only: true} passed inside runPatchTests.only)"),
+    ("immerjs/immer", "4b8bcc57a2", "__tests__/patch.js", 137, "SKP001"):
+        ("fp", HELPER_DEF + " ({skip: true} passed inside runPatchTests.skip)"),
+    ("immerjs/immer", "4b8bcc57a2", "__tests__/patch.js", 212, "SKP006"):
+        ("fp", "a commented copy kept 'for comparison' of a test converted in the same change "
+               "to runPatchTests(\"simple assignment - 1\"), which still runs: no test disabled"),
 }
 
 
@@ -183,6 +222,16 @@ def main() -> None:
     findings = [{"repo": r, "commit": full[c], "path": p, "line": n, "rule": rule,
                  "label": lab, "why": why}
                 for (r, c, p, n, rule), (lab, why) in FINDINGS.items()]
+    have = {(x["repo"], x["commit"], x["path"]) for x in insertions if x["rule"] == "SKP009"}
+    for x in findings:  # a tp finding step (a) did not see is an insertion too (as round 1)
+        lost = x["rule"] in ("SKP009", "SKP010")
+        if x["label"] == "tp" and not (lost and (x["repo"], x["commit"], x["path"]) in have) \
+                and not any(i["repo"] == x["repo"] and i["commit"] == x["commit"]
+                            and i["path"] == x["path"] and i["line"] == x["line"]
+                            for i in insertions):
+            insertions.append({k: x[k] for k in ("repo", "commit", "path", "line")}
+                              | {"rule": "SKP009" if lost else x["rule"], "kind": PLAIN,
+                                 "why": x["why"]})
     out = {"findings": findings, "insertions": insertions,
            "notes": "Held-out corpus, labelled by a reader who did not write the rules, under "
                     "bench/skips_real/README.md's policy. insertion kind: plain = "
