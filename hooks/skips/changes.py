@@ -262,20 +262,24 @@ def _sorted_losses(f: ChangedFile, pack: Pack, after: str, gone: set[tuple[int, 
                         pack.test_definition.search(where) or _in_test_class(
                             above, where, pack))):
                     continue  # a helper's or a mock's: no test's check
-            near = normal[max(pos - 6, 0):pos + 5]
-            if _norm(raw) in near or created_or_moved(raw):
+            if created_or_moved(raw):
                 continue
             definition = _removed_definition(run, i, pack)
-            if definition is None:
-                loss.in_remaining.append((pos, raw))
+            name = None if definition is None else _test_name(raws[definition:definition + 4])
+            if definition is None or (name is not None and _still_defined(name, after)):
+                # in a test that remains (its definition edited, not deleted): a duplicate
+                # check removed next to its twin, with what the removal took around it
+                near = normal[max(pos - 6, 0):pos + 5]
+                block = [_norm(t) for t in raws if t.strip()]
+                if not (_norm(raw) in near and _contiguous(block, normal)):
+                    loss.in_remaining.append((pos, raw))
                 continue
-            name = _test_name(raws[definition:definition + 4])
-            if name is not None and _still_defined(name, after):
-                loss.in_remaining.append((pos, raw))  # its definition edited, not deleted
-                continue
-            body = [_norm(t) for t in raws[definition + 1:] if t.strip()]
+            if _skipped(run, definition, pack):
+                continue  # a skipped test deleted: no check of it ran
+            body = [_norm(t) for t in raws[definition + 1:_test_end(run, definition, pack)]
+                    if t.strip()]
             if body and all(b in body_of for b in body) and _contiguous(body, normal):
-                continue  # a duplicate test removed, its twin still in the file
+                continue  # a duplicate test removed, its twin (setup and all) still in the file
             loss.in_deleted.append((pos, raw))
     return loss
 
@@ -288,6 +292,29 @@ def _in_test_class(above: Sequence[str], method: str, pack: Pack) -> bool:
     owner = _enclosing(above[at + 1:], method, definition)
     return owner is not None and owner.lstrip().startswith("class ") and (
         "Test" in owner or "TestCase" in owner)
+
+
+def _skipped(run: Sequence[Removal], definition: int, pack: Pack) -> bool:
+    """The test defined at DEFINITION in RUN was skipped: a skip on its definition line, the
+    line below, or the annotations and decorators right above it (``@Ignore @Test fun``)."""
+    skips = [r for r in pack.rules if r.id in ("SKP001", "SKP005") and r.scope == "code"]
+    header = [run[j][2] for j in range(definition, min(definition + 2, len(run)))]
+    j = definition - 1
+    while j >= 0 and run[j][2].lstrip().startswith("@"):
+        header.append(run[j][2])
+        j -= 1
+    return any(r.pattern.search(code) for r in skips for code in header)
+
+
+def _test_end(run: Sequence[Removal], definition: int, pack: Pack) -> int:
+    """Where the test defined at DEFINITION in RUN ends: at the next test's definition (and
+    the annotations or decorators right above it), else the end of the run."""
+    assert pack.test_definition is not None  # noqa: S101  # only packs that have one call this
+    end = next((j for j in range(definition + 1, len(run))
+                if pack.test_definition.search(run[j][1])), len(run))
+    while end > definition + 1 and run[end - 1][1].lstrip().startswith("@"):
+        end -= 1
+    return end
 
 
 def _removed_definition(run: Sequence[Removal], i: int, pack: Pack) -> int | None:
@@ -352,6 +379,18 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
         mine = _norm(raw)
         return any(SequenceMatcher(None, mine, other).ratio() >= 0.8 for other in elsewhere)
 
+    def merged_into(deleted: ChangedFile) -> set[str]:
+        """The lines, normalised, of the test files the change edits or adds that took some
+        of DELETED's own lines (its tests merged into them), as the change leaves them."""
+        mine = {n for _, t in deleted.removed() if _substantive(n := _norm(t))}
+        others = [f.diff.path for f in files if not f.diff.deleted
+                  and any(p.assertion and p.is_test_file(f.diff.path) for p in f.packs)
+                  and any(_norm(t) in mine for _, t in f.added)]
+        if not others:
+            return set()
+        found = contents(others)
+        return {n for p in others for t in (found.get(p) or "").split("\n") if (n := _norm(t))}
+
     found: list[Hit] = []
     for f, pack in suspects:
         if f.diff.path not in lost:
@@ -362,7 +401,16 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
             start = pack.test_module.search(after)  # only a test module's assertions count
             first = after.count("\n", 0, start.start()) + 1 if start else None
             gone = {(pos, raw) for pos, raw in gone if first is not None and pos > first}
-        loss = _sorted_losses(f, pack, after, gone, moved)
+        if f.diff.deleted:  # no test of a deleted file remains; one merged into another
+            # test file of the change has its checks there, as that file is after it
+            kept = merged_into(f)
+
+            def merged_or_moved(raw: str, kept: set[str] = kept) -> bool:
+                return _norm(raw) in kept or moved(raw)
+            loss = _sorted_losses(f, pack, after, gone, merged_or_moved)
+            loss.in_deleted, loss.in_remaining = loss.in_deleted + loss.in_remaining, []
+        else:
+            loss = _sorted_losses(f, pack, after, gone, moved)
         # tests moved to a file this change creates: their checks went with them
         budget = sum(len(added_checks(c)) for c in created)
         for rule, checks in ((REMOVED_ASSERTION, loss.in_remaining),
@@ -372,6 +420,14 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
                 found.append(Hit(f.diff.path, pos, 1, rule, raw))
             budget = max(budget - len(checks), 0)
     return found
+
+
+_IMPORT = LazyRegex(r"^(?:import|from|package|require|use|using|include)\b|^#include")
+
+
+def _substantive(normal: str) -> bool:
+    """A normalised line that says something of its own: not an import, not a closer."""
+    return len(normal) >= 12 and not _IMPORT.search(normal)
 
 
 _NAME = LazyRegex(r"[A-Za-z_]\w*")
@@ -460,6 +516,42 @@ def _entries_of_new_lists(files: Sequence[ChangedFile], hits: list[Hit]) -> list
     return [h for h in hits if id(h) not in covered]
 
 
+_COMMENT_START = ("#", "//", "/*", "*", "--")
+
+
+def _head(line: str) -> str:
+    """What a definition line calls or declares: ``describe`` of ``describe("pays", ...``."""
+    return line.strip().split("(", 1)[0].split(" ", 1)[0]
+
+
+def _still_running(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
+    """Drop SKP006 hits on a test commented out whose name or title a live line the change
+    adds defines (``// describe("pays", ...`` kept beside the ``runTests("pays", ...)`` it
+    became): the test was converted, and still runs."""
+    commented = [h for h in hits if h.rule.id == "SKP006"]
+    if not commented:
+        return hits
+    # the live definition lines the change adds, a call's first line joined with its title
+    # on the next (``runTests(`` then ``"pays",``)
+    live: list[str] = []
+    for f in files:
+        lines = [t for _, t in f.added]
+        for i, t in enumerate(lines):
+            if t.strip() and not t.lstrip().startswith(_COMMENT_START):
+                after = lines[i + 1].strip() if i + 1 < len(lines) else ""
+                live.append(t.rstrip() + after if t.rstrip().endswith("(") else t)
+    converted = set()
+    for hit in commented:
+        code = hit.text.lstrip().lstrip("#/*").lstrip()
+        name = _test_name([code])
+        # by another call (a helper it became), not the same definition: a commented copy
+        # beside its live twin is a test disabled
+        if name and any(_test_name([line]) == name and _head(line) != _head(code)
+                        for line in live):
+            converted.add(id(hit))
+    return [h for h in hits if id(h) not in converted]
+
+
 def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Contents,
                  enabled: frozenset[str]) -> list[tuple[Hit, FileScan]]:
     """The per-line HITS net of what the change removes, plus the change-level rules."""
@@ -469,7 +561,9 @@ def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Conten
         from hooks.skips.respelled import respelled_skips
 
         found = _entries_of_new_lists(files, respelled_skips(files, found))
-    found += _removed_assertions(live, contents, enabled)
+    # a test file deleted loses its checks as a test deleted from a file does
+    found = _still_running(files, found)
+    found += _removed_assertions(files, contents, enabled)
     if not RENAMED_TEST.opt_in or RENAMED_TEST.id in enabled:
         found += _renamed_tests(live)
     if not RENAMED_TEST_MODULE.opt_in or RENAMED_TEST_MODULE.id in enabled:
