@@ -8,8 +8,13 @@
   (SKP009) or with the test itself (SKP010). Removed lines are lexed (a comment or a string
   that says "should" or "assert" is not an assertion); an assertion counts as the framework
   defines one (Go's on the test's *testing.T, Python's inside a test function); one still
-  next to its twin, re-added or added in the same shape anywhere in the change (moved), or
-  replaced by a raising, polling or helper form, is not lost; nor is a duplicate test's.
+  next to its twin (removed with nothing but what is still there around it), re-added or
+  added in the same shape anywhere in the change (moved), or replaced by a raising, polling
+  or helper form, is not lost; nor is a duplicate test's (its whole body still in the file),
+  nor a skipped test's. A test file deleted is its tests deleted (SKP010), unless its checks
+  are in a test file of the change that took some of its lines (merged there).
+- SKP006 is dropped for a test commented out whose title a live line the change adds gives
+  to another call (the helper it became: it still runs).
 - SKP007: a test definition renamed so the runner no longer collects it, judged only on the
   added line that replaced it (same hunk, same position) and only when nothing but the name
   changed and the new name keeps the old one's subject without a collectable prefix; and a
@@ -240,9 +245,11 @@ class _Loss:
 def _sorted_losses(f: ChangedFile, pack: Pack, after: str, gone: set[tuple[int, str]],
                    created_or_moved: Callable[[str], bool]) -> _Loss:
     """Which of GONE (removed checks not re-added verbatim) are lost, and whether with a
-    deleted test: a check inside a helper or a mock, setup's error check, one whose twin is
-    still next to it, a deleted test whose body is still in the file (a duplicate removed),
-    or a check of the same shape added elsewhere in the change (moved) is not lost."""
+    deleted test: a check inside a helper or a mock, setup's error check, one of a test that
+    remains whose twin is still next to it (and all the removal took around it still there),
+    a deleted test that was skipped or whose whole body is still in the file (a duplicate
+    removed), or a check of the same shape added elsewhere in the change (moved) is not
+    lost. A variant deleted (its setup differs, its checks read the same) is lost."""
     lines = after.split("\n")
     normal = [_norm(t) for t in lines]
     body_of = {n for n in normal if n}
@@ -516,7 +523,7 @@ def _entries_of_new_lists(files: Sequence[ChangedFile], hits: list[Hit]) -> list
     return [h for h in hits if id(h) not in covered]
 
 
-_COMMENT_START = ("#", "//", "/*", "*", "--")
+_COMMENT_START = ("#", "//", "/*", "*")
 
 
 def _head(line: str) -> str:
@@ -561,8 +568,8 @@ def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Conten
         from hooks.skips.respelled import respelled_skips
 
         found = _entries_of_new_lists(files, respelled_skips(files, found))
-    # a test file deleted loses its checks as a test deleted from a file does
     found = _still_running(files, found)
+    # a test file deleted loses its checks as a test deleted from a file does
     found += _removed_assertions(files, contents, enabled)
     if not RENAMED_TEST.opt_in or RENAMED_TEST.id in enabled:
         found += _renamed_tests(live)
