@@ -26,7 +26,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Sequence
+from itertools import islice
 
 from hooks.skips.filescan import ChangedFile
 from hooks.skips.filescan import FileScan
@@ -188,6 +190,8 @@ def _test_name(lines: Sequence[str]) -> str | None:
 
 
 def _still_defined(name: str, after: str) -> bool:
+    if name not in after:  # most often (a deleted file's after is empty): no regex to build
+        return False
     import re
 
     word = re.escape(name)
@@ -198,13 +202,17 @@ def _still_defined(name: str, after: str) -> bool:
 _ASSIGNED = LazyRegex(r"^\s*(?:var\s+)?(\w+)(?:\s*,\s*\w+)*\s*:?=")
 
 
-def _setup_check(guard: LazyRegex, above: Sequence[str], removed_above: Sequence[str]) -> bool:
+def _setup_check(guard: LazyRegex, above: Iterable[str], run: Sequence[str], i: int) -> bool:
     """The check sits right under an error guard (``if err != nil``), or under an ``if`` on a
-    value that lines removed with it computed: setup deleted together with its check."""
+    value that lines removed with it (RUN's lines above its I-th) computed: setup deleted
+    together with its check."""
     condition = next((t for t in above if t.strip()), "")
     if guard.search(condition):
         return True
-    if not condition.lstrip().startswith("if ") or condition not in removed_above:
+    if not condition.lstrip().startswith("if "):
+        return False
+    removed_above = run[:i]
+    if condition not in removed_above:
         return False
     import re
 
@@ -216,7 +224,7 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
 
 
-def _enclosing(above: Sequence[str], line: str, definition: LazyRegex) -> str | None:
+def _enclosing(above: Iterable[str], line: str, definition: LazyRegex) -> str | None:
     """The definition line of the function or class LINE sits in, reading ABOVE (nearest
     first) by indentation; None at module level."""
     bound = _indent(line)
@@ -242,6 +250,30 @@ class _Loss:
         self.in_deleted: list[tuple[int, str]] = []
 
 
+class _Above:
+    """What is above a removed line, nearest first, read in place (no copy: a deleted file's
+    every check has the whole file above it): RUN's lines above its I-th, then the FILE's
+    lines above POS."""
+
+    __slots__ = ("_file", "_i", "_pos", "_run")
+
+    def __init__(self, run: Sequence[str], i: int, file: Sequence[str], pos: int) -> None:
+        self._run, self._i, self._file, self._pos = run, i, file, min(pos, len(file))
+
+    def __iter__(self) -> Iterator[str]:
+        for k in range(self._i - 1, -1, -1):
+            yield self._run[k]
+        for k in range(self._pos - 1, -1, -1):
+            yield self._file[k]
+
+    def index(self, text: str) -> int:
+        """Where TEXT first is, counted from the nearest line."""
+        for k, line in enumerate(self):
+            if line == text:
+                return k
+        raise ValueError(text)
+
+
 def _sorted_losses(f: ChangedFile, pack: Pack, after: str, gone: set[tuple[int, str]],
                    created_or_moved: Callable[[str], bool]) -> _Loss:
     """Which of GONE (removed checks not re-added verbatim) are lost, and whether with a
@@ -252,16 +284,17 @@ def _sorted_losses(f: ChangedFile, pack: Pack, after: str, gone: set[tuple[int, 
     lost. A variant deleted (its setup differs, its checks read the same) is lost."""
     lines = after.split("\n")
     normal = [_norm(t) for t in lines]
-    body_of = {n for n in normal if n}
+    kept = [n for n in normal if n]
     loss = _Loss()
     for run in _live_runs(f, pack):
         raws = [raw for _, raw, _ in run]
+        removed_block: bool | None = None  # the whole run still in the file, once asked
+        duplicate: dict[int, bool] = {}  # a deleted test's definition: a duplicate's?
         for i, (pos, raw, _code) in enumerate(run):
             if (pos, raw) not in gone:
                 continue
-            # what is above the removed line, nearest first: the run, then the file after
-            above = [*reversed(raws[:i]), *reversed(lines[:pos])]
-            if pack.guard is not None and _setup_check(pack.guard, above, raws[:i]):
+            above = _Above(raws, i, lines, pos)
+            if pack.guard is not None and _setup_check(pack.guard, above, raws, i):
                 continue
             if pack.function_definition is not None:
                 where = _enclosing(above, raw, pack.function_definition)
@@ -276,27 +309,31 @@ def _sorted_losses(f: ChangedFile, pack: Pack, after: str, gone: set[tuple[int, 
             if definition is None or (name is not None and _still_defined(name, after)):
                 # in a test that remains (its definition edited, not deleted): a duplicate
                 # check removed next to its twin, with what the removal took around it
-                near = normal[max(pos - 6, 0):pos + 5]
-                block = [_norm(t) for t in raws if t.strip()]
-                if not (_norm(raw) in near and _contiguous(block, normal)):
-                    loss.in_remaining.append((pos, raw))
+                if _norm(raw) in normal[max(pos - 6, 0):pos + 5]:
+                    if removed_block is None:
+                        removed_block = _contiguous([_norm(t) for t in raws if t.strip()], kept)
+                    if removed_block:
+                        continue
+                loss.in_remaining.append((pos, raw))
                 continue
-            if _skipped(run, definition, pack):
-                continue  # a skipped test deleted: no check of it ran
-            body = [_norm(t) for t in raws[definition + 1:_test_end(run, definition, pack)]
-                    if t.strip()]
-            if body and all(b in body_of for b in body) and _contiguous(body, normal):
-                continue  # a duplicate test removed, its twin (setup and all) still in the file
+            if definition not in duplicate:
+                body = [_norm(t) for t in raws[definition + 1:_test_end(run, definition, pack)]
+                        if t.strip()]
+                duplicate[definition] = _skipped(run, definition, pack) or _contiguous(body, kept)
+            if duplicate[definition]:
+                # a skipped test deleted (no check of it ran), or a duplicate test removed,
+                # its twin (setup and all) still in the file
+                continue
             loss.in_deleted.append((pos, raw))
     return loss
 
 
-def _in_test_class(above: Sequence[str], method: str, pack: Pack) -> bool:
+def _in_test_class(above: _Above, method: str, pack: Pack) -> bool:
     """METHOD (a def line) is a method of a test class (unittest's setUp, a class Test*)."""
     definition = pack.function_definition
     assert definition is not None  # noqa: S101  # only packs that have one call this
     at = above.index(method)
-    owner = _enclosing(above[at + 1:], method, definition)
+    owner = _enclosing(islice(above, at + 1, None), method, definition)
     return owner is not None and owner.lstrip().startswith("class ") and (
         "Test" in owner or "TestCase" in owner)
 
@@ -334,12 +371,12 @@ def _removed_definition(run: Sequence[Removal], i: int, pack: Pack) -> int | Non
     return None
 
 
-def _contiguous(body: list[str], normal: list[str]) -> bool:
-    """BODY (normalised, blank lines out) appears in order, as one block, in NORMAL."""
-    kept = [n for n in normal if n]
+def _contiguous(body: list[str], kept: list[str]) -> bool:
+    """BODY (normalised, blank lines out) appears in order, as one block, in KEPT (a file's
+    lines, normalised, blank lines out)."""
     width = len(body)
-    return any(kept[k:k + width] == body for k in range(len(kept) - width + 1)
-               if kept[k] == body[0])
+    return width > 0 and any(kept[k:k + width] == body for k in range(len(kept) - width + 1)
+                             if kept[k] == body[0])
 
 
 def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
