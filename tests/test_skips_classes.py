@@ -499,6 +499,10 @@ def test_a_deleted_test_file_is_read_at_commit_and_in_a_range_through_pre_commit
     repo.write("tests/test_status.py", "def test_status():\n    assert status() == 200\n")
     base = repo.commit("init")
     assert repo.run("pre-commit", "install").code == 0
+    # it runs on a commit that stages nothing too, and has nothing to say there
+    empty = repo.run("git", "commit", "-q", "--allow-empty", "-m", "nothing staged")
+    assert empty.code == 0, empty.both
+    assert "no-inserted-skips" in empty.both and "write-baseline" not in empty.both
     repo.git("rm", "-q", "tests/test_status.py")
     refused = repo.run("git", "commit", "-m", "drop the status tests")
     assert refused.code == 1, refused.both
