@@ -206,6 +206,11 @@ QUIET = [  # (class, change): a user would not want any of these reported
                             "def test_pay():\n    total = pay()\n    assert total == 1\n\n\n"
                             "def test_pay_euro():\n    total = pay(currency='EUR')\n"
                             "    assert total == 1\n")}),
+    ("SKP010: a JUnit test file deleted, its tests converted to Kotlin in the same change",
+     {"src/test/java/PayTest.java": ("class PayTest {\n  @Test\n  void pays() {\n"
+                                     "    assertEquals(1, pay());\n  }\n}\n", None),
+      "src/test/kotlin/PayTest.kt": (None, "class PayTest {\n  @Test fun pays() {\n"
+                                           "    assertEquals(1, pay())\n  }\n}\n")}),
     ("SKP010: a test file deleted whose tests were all skipped",
      {"src/test/kotlin/PayTest.kt": ("class PayTest {\n  @Ignore @Test fun pays() {\n"
                                      "    assertEquals(1, pay())\n  }\n}\n", None)}),
