@@ -9,6 +9,7 @@ pre-commit.ci), whole files are compared with the committed baseline instead.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -109,6 +110,10 @@ def run(argv: Sequence[str] | None, prog: str) -> int:
         return 0
     found = change.detect(args.from_ref, args.to_ref, lines=True)
     if found.is_empty:
+        if not args.filenames and os.environ.get("PRE_COMMIT"):
+            # pre-commit runs the hook on every commit (a deletion has no file to pass it):
+            # one that stages nothing (an empty commit, a reworded amend) has nothing to read
+            return 0
         return whole_file_mode(args, prog, off)
     only = set(args.filenames) if args.filenames else None
     results = [r for r in scan_change(found, only, frozenset(args.enable))

@@ -9,6 +9,7 @@ import difflib
 
 import pytest
 from conftest import Repo
+from conftest import precommit_config
 
 from hooks.core.diff import parse_diff
 from hooks.core.errors import USAGE_ERROR
@@ -198,6 +199,37 @@ QUIET = [  # (class, change): a user would not want any of these reported
     ("pre-existing: @Ignore re-indented into a narrower block",
      {"src/test/java/ATest.java": ("class ATest {\n@Ignore\n@Test\nvoid a() {}\n}\n",
                                    "class ATest {\n    @Ignore\n    @Test\n    void a() {}\n}\n")}),
+    ("SKP010: a test file deleted, its tests merged into another test file the change edits",
+     {"tests/test_pay_legacy.py": ("def test_pay_legacy():\n    total = pay(currency='EUR')\n"
+                                   "    assert total == 1\n", None),
+      "tests/test_pay.py": ("def test_pay():\n    total = pay()\n    assert total == 1\n",
+                            "def test_pay():\n    total = pay()\n    assert total == 1\n\n\n"
+                            "def test_pay_euro():\n    total = pay(currency='EUR')\n"
+                            "    assert total == 1\n")}),
+    ("SKP010: a JUnit test file deleted, its tests converted to Kotlin in the same change",
+     {"src/test/java/PayTest.java": ("class PayTest {\n  @Test\n  void pays() {\n"
+                                     "    assertEquals(1, pay());\n  }\n}\n", None),
+      "src/test/kotlin/PayTest.kt": (None, "class PayTest {\n  @Test fun pays() {\n"
+                                           "    assertEquals(1, pay())\n  }\n}\n")}),
+    ("SKP010: a test file deleted whose tests were all skipped",
+     {"src/test/kotlin/PayTest.kt": ("class PayTest {\n  @Ignore @Test fun pays() {\n"
+                                     "    assertEquals(1, pay())\n  }\n}\n", None)}),
+    ("SKP001/SKP002: .skip and .only chosen as values, not called",
+     {"test/pay.test.js": ("const group = describe;\n",
+                           "let group = describe;\nif (only) group = describe.only\n"
+                           "if (skip) group = describe.skip\n"
+                           "const t = focus ? test.only : test;\n")}),
+    ("SKP001/SKP002: {only: true} and {skip: true} inside a helper's definition",
+     {"test/pay.test.js": (None, "function payTests(title, options) {\n"
+                                 "  test(title, options, () => {});\n}\n\n"
+                                 "payTests.only = function(\n  title\n) {\n  payTests(\n"
+                                 "    title,\n    {only: true}\n  )\n}\n\n"
+                                 "payTests.skip = (title) => {\n"
+                                 "  payTests(title, {skip: true})\n}\n")}),
+    ("SKP006: a test commented out beside the helper call it became",
+     {"test/pay.test.js": ("describe('pays once', () => {\n  check(1);\n});\n",
+                           "payTests(\n  'pays once',\n  1\n);\n\n// the test as it was:\n"
+                           "// describe('pays once', () => {\n//   check(1);\n// });\n")}),
     ("pre-existing: a failing test retitled",
      {"test/a.ts": ("test.failing('pagiantion', t => {\n  t.is(f(), 1);\n});\n",
                     "test.failing('pagination', t => {\n  t.is(f(), 1);\n});\n")}),
@@ -257,6 +289,41 @@ FLAGGED = [  # (class, change, path:line, rule id)
          "  @Test\n  void refunds() {\n    assertEquals(1, refund());\n  }\n}\n",
          "class PayTest {\n  @Test\n  void pays() {\n    assertEquals(1, pay());\n  }\n}\n")},
      "src/test/java/PayTest.java:5", "SKP010"),
+    ("SKP010: a whole test file deleted with its checks",
+     {"tests/test_status.py": ("import pytest\n\n\ndef test_status():\n"
+                               "    assert status() == 200\n", None)},
+     "tests/test_status.py:1", "SKP010"),
+    ("SKP010: a Go test file deleted, its package code too",
+     {"codec/codec_test.go": ("package codec\n\nfunc TestDecode(t *testing.T) {\n"
+                              "\tif decode() != 1 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n", None),
+      "codec/codec.go": ("package codec\n\nfunc decode() int { return 1 }\n", None)},
+     "codec/codec_test.go:1", "SKP010"),
+    ("SKP010: a variant test deleted whose checks read as the remaining test's",
+     {"tests/test_app.py": ("def test_app():\n    client = Client(app)\n"
+                            "    assert client.get('/').status_code == 200\n\n\n"
+                            "def test_app_legacy():\n    client = Client(legacy_app)\n"
+                            "    assert client.get('/').status_code == 200\n",
+                            "def test_app():\n    client = Client(app)\n"
+                            "    assert client.get('/').status_code == 200\n")},
+     "tests/test_app.py:3", "SKP010"),
+    ("SKP009: a variant block removed from a test that remains, its checks' twins below",
+     {"test/a.test.js": ("it('reads', () => {\n  useProxies(false)\n  expect(read(x)).toBe(1)\n"
+                         "  useProxies(true)\n  expect(read(x)).toBe(1)\n});\n",
+                         "it('reads', () => {\n  useProxies(true)\n"
+                         "  expect(read(x)).toBe(1)\n});\n")},
+     "test/a.test.js:1", "SKP009"),
+    ("SKP002: test.only called with a title, beside one chosen as a value",
+     {"test/pay.test.js": (None, "const t = focus ? test.only : test;\n"
+                                 "test.only('pays', () => {\n  expect(pay()).toBe(1);\n});\n")},
+     "test/pay.test.js:2", "SKP002"),
+    ("SKP002: {only: true} given to a test",
+     {"test/pay.test.js": (None, "test('pays', {only: true}, () => {\n"
+                                 "  assert.equal(pay(), 1);\n});\n")},
+     "test/pay.test.js:1", "SKP002"),
+    ("SKP006: a test commented out beside its live twin",
+     {"test/pay.test.js": (None, "describe('pays', () => {\n  check(1);\n});\n"
+                                 "// describe('pays', () => {\n//   check(1);\n// });\n")},
+     "test/pay.test.js:4", "SKP006"),
     ("SKP001: uvu suite's .skip", added(
         "test/parse.js", "import { suite } from 'uvu';\n\nconst Parse = suite('parse');\n\n"
                          "Parse.skip('reads', () => {\n  assert.is(parse('1'), 1);\n});\n"
@@ -428,3 +495,28 @@ def test_a_team_turns_off_deleted_tests_and_keeps_removed_checks(repo: Repo) -> 
     repo.git("add", "-A")
     deleted_only = repo.run(HOOK)
     assert (deleted_only.code, deleted_only.out) == (0, "")
+
+
+def test_a_deleted_test_file_is_read_at_commit_and_in_a_range_through_pre_commit(
+        repo: Repo, hook_repo: tuple[str, str]) -> None:
+    # pre-commit passes no deleted file: the hook runs anyway and reads the deletion
+    repo.write(".pre-commit-config.yaml", precommit_config(hook_repo, HOOK))
+    repo.write("tests/test_status.py", "def test_status():\n    assert status() == 200\n")
+    base = repo.commit("init")
+    assert repo.run("pre-commit", "install").code == 0
+    # it runs on a commit that stages nothing too, and has nothing to say there
+    empty = repo.run("git", "commit", "-q", "--allow-empty", "-m", "nothing staged")
+    assert empty.code == 0, empty.both
+    assert "no-inserted-skips" in empty.both and "write-baseline" not in empty.both
+    repo.git("rm", "-q", "tests/test_status.py")
+    refused = repo.run("git", "commit", "-m", "drop the status tests")
+    assert refused.code == 1, refused.both
+    assert "tests/test_status.py:1:1: SKP010 test deleted with its assertions" in refused.both
+    assert repo.run("git", "commit", "-q", "--no-verify", "-m", "drop them").code == 0
+    head = repo.git("rev-parse", "HEAD")
+    ranged = repo.run("pre-commit", "run", HOOK, "--from-ref", base, "--to-ref", head)
+    assert ranged.code == 1, ranged.both
+    assert "tests/test_status.py:1:1: SKP010" in ranged.both
+    named = repo.run(HOOK, ".pre-commit-config.yaml", "--from-ref", base, "--to-ref", head)
+    assert named.code == 1
+    assert named.out.startswith("tests/test_status.py:1:1: SKP010")

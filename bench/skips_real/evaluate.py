@@ -7,7 +7,8 @@
 Each stored commit (``cases.jsonl.xz``: the changed files before and after) is diffed here with
 zero context (difflib, read by the hook's own diff parser) and scanned in process by the one
 scan the hook runs (``hooks.skips.scan.scan_diffs``), with the hook's default rules. A finding
-matches a label by (repo, commit, path, line, rule). Precision = findings labelled tp / labelled
+matches a label by (repo, commit, path, line, rule); one of checks lost (SKP009, SKP010) by its
+file, as is its insertion. Precision = findings labelled tp / labelled
 findings; recall = labelled insertions on whose line anything was reported / all of them.
 Headline recall counts the unconditional insertions (kind ``plain``); skips gated on a runtime
 condition and constructs inside string literals are reported apart (README: why).
@@ -175,10 +176,13 @@ def evaluate(where: str, args: argparse.Namespace) -> tuple[float, float]:
     labelled: collections.Counter[str] = collections.Counter()
     unlabelled, false_positives = [], []
     inserted = {(x["repo"], x["commit"], x["path"], int(x["line"])) for x in insertions}
+    # checks lost are judged per file: a finding of them in a file with such an insertion
+    lost_in = {(x["repo"], x["commit"], x["path"]) for x in insertions if x["rule"] in FILE_LEVEL}
     for repo, commit, path, line, rule, eco, text in findings:
         lab = flabel.get(key_of(repo, commit, path, line, rule))
-        if lab is None and (repo, commit, path, line) in inserted:
-            lab = {"label": "tp"}  # on a labelled insertion's line
+        if lab is None and ((repo, commit, path, line) in inserted
+                            or (rule in FILE_LEVEL and (repo, commit, path) in lost_in)):
+            lab = {"label": "tp"}  # on a labelled insertion's line (checks lost: its file)
         if lab is None:
             unlabelled.append((repo, commit, path, line, rule, text))
             continue

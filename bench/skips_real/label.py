@@ -80,6 +80,71 @@ FINDINGS = {
     ("pallets/click", "777a89e232", "pyproject.toml", 89, "SKP008"):
         ("tp", "plain", "addopts = \"-m 'not stress'\": the new stress tests deselected by "
                         "default (deliberate: a separate job runs them)"),
+    # a whole test file deleted with its checks, read since the held-out corpus's class M-1:
+    # labelled after the hook reported them, by the author of that change (kind None: they
+    # count for precision, not as insertions, so they cannot raise recall)
+    ("sindresorhus/got", "fb909e904b", "test/url-to-options.ts", 1,
+     "SKP010"): ("tp", None, "test file deleted with source/core/utils/url-to-options.ts"),
+    ("sindresorhus/got", "a06ac6c0a2", "test/cancel.ts", 1,
+     "SKP010"): ("tp", None, "test file deleted with the cancel API (abort.ts's "
+                               "new tests have other titles and checks)"),
+    ("sindresorhus/got", "286e31e065", "test/options-to-url.ts", 1,
+     "SKP010"): ("tp", None, "test file deleted in the rewrite: 15 of its 20 "
+                               "test titles appear nowhere after it"),
+    ("sindresorhus/got", "8cc6e03de0", "test/timings.ts", 1,
+     "SKP010"): ("tp", None, "test file 'sensible timings' deleted, nothing in its place"),
+    ("rack/rack", "0700a9ca85", "test/spec_logger.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with Rack::Logger"),
+    ("rack/rack", "8d7c029ed1", "test/spec_set_x_forwarded_proto_header.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the middleware"),
+    ("rack/rack", "882cbb32d6", "test/spec_handler.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the handlers (moved out of the repository)"),
+    ("rack/rack", "882cbb32d6", "test/spec_lobster.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with Rack::Lobster"),
+    ("rack/rack", "882cbb32d6", "test/spec_server.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with Rack::Server"),
+    ("rack/rack", "882cbb32d6", "test/spec_webrick.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the WEBrick handler"),
+    ("rack/rack", "1085a3e971", "test/spec_encryptor.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the session code (moved out)"),
+    ("rack/rack", "1085a3e971", "test/spec_session_abstract_id.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the session code"),
+    ("rack/rack", "1085a3e971", "test/spec_session_abstract_persisted.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the session code"),
+    ("rack/rack", "1085a3e971",
+     "test/spec_session_abstract_persisted_secure_secure_session_hash.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the session code"),
+    ("rack/rack", "1085a3e971", "test/spec_session_abstract_session_hash.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the session code"),
+    ("rack/rack", "1085a3e971", "test/spec_session_cookie.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the session code"),
+    ("rack/rack", "1085a3e971", "test/spec_session_pool.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the session code"),
+    ("rack/rack", "54600771e3", "test/spec_session_memcache.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with the memcache session store"),
+    ("rack/rack", "1a5d7356e3", "test/spec_rack_auth_openid.rb", 1,
+     "SKP010"): ("tp", None, "test file deleted with Rack::Auth::OpenID"),
+    ("google/gson", "dbf0f04165",
+     "extras/src/test/java/com/google/gson/graph/GraphAdapterBuilderTest.java", 1,
+     "SKP010"): ("tp", None, "test file deleted with GraphAdapterBuilder"),
+    ("mochajs/mocha", "5bdc20815b", "test/only/bdd.spec.js", 1,
+     "SKP010"): ("tp", None, "test file of .only deleted, nothing in its place in the change"),
+    ("mochajs/mocha", "5bdc20815b", "test/only/qunit.spec.js", 1,
+     "SKP010"): ("tp", None, "test file of .only deleted, nothing in its place in the change"),
+    ("mochajs/mocha", "5bdc20815b", "test/only/tdd.spec.js", 1,
+     "SKP010"): ("tp", None, "test file of .only deleted, nothing in its place in the change"),
+    ("mochajs/mocha", "2f264784d2", "test/integration/options/help.spec.js", 1,
+     "SKP010"): ("tp", None, "test file deleted with mocha.opts support"),
+    ("mochajs/mocha", "2f264784d2", "test/opts/opts.spec.js", 1,
+     "SKP010"): ("tp", None, "test file deleted with mocha.opts support"),
+    ("mochajs/mocha", "802fb0593a", "test/integration/options/debug.spec.js", 1,
+     "SKP010"): ("tp", None, "test file deleted with the --debug flag"),
+    # a test's variant deleted, its checks' text still in another test (class M-2)
+    ("sindresorhus/got", "20b7e845a6", "test/error.js", 46, "SKP009"):
+        ("tp", None, "the callback-mode try/catch check of options.body removed with the "
+                     "callback API; the promise-mode one below it stays"),
+    ("sindresorhus/got", "20b7e845a6", "test/stream.js", 37, "SKP010"):
+        ("tp", None, "test 'callback can not be used' deleted with the callback API"),
 }
 
 

@@ -8,8 +8,13 @@
   (SKP009) or with the test itself (SKP010). Removed lines are lexed (a comment or a string
   that says "should" or "assert" is not an assertion); an assertion counts as the framework
   defines one (Go's on the test's *testing.T, Python's inside a test function); one still
-  next to its twin, re-added or added in the same shape anywhere in the change (moved), or
-  replaced by a raising, polling or helper form, is not lost; nor is a duplicate test's.
+  next to its twin (removed with nothing but what is still there around it), re-added or
+  added in the same shape anywhere in the change (moved), or replaced by a raising, polling
+  or helper form, is not lost; nor is a duplicate test's (its whole body still in the file),
+  nor a skipped test's. A test file deleted is its tests deleted (SKP010), unless its checks
+  are in a test file of the change that took some of its lines (merged there).
+- SKP006 is dropped for a test commented out whose title a live line the change adds gives
+  to another call (the helper it became: it still runs).
 - SKP007: a test definition renamed so the runner no longer collects it, judged only on the
   added line that replaced it (same hunk, same position) and only when nothing but the name
   changed and the new name keeps the old one's subject without a collectable prefix; and a
@@ -21,7 +26,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Sequence
+from itertools import islice
 
 from hooks.skips.filescan import ChangedFile
 from hooks.skips.filescan import FileScan
@@ -183,6 +190,8 @@ def _test_name(lines: Sequence[str]) -> str | None:
 
 
 def _still_defined(name: str, after: str) -> bool:
+    if name not in after:  # most often (a deleted file's after is empty): no regex to build
+        return False
     import re
 
     word = re.escape(name)
@@ -193,13 +202,17 @@ def _still_defined(name: str, after: str) -> bool:
 _ASSIGNED = LazyRegex(r"^\s*(?:var\s+)?(\w+)(?:\s*,\s*\w+)*\s*:?=")
 
 
-def _setup_check(guard: LazyRegex, above: Sequence[str], removed_above: Sequence[str]) -> bool:
+def _setup_check(guard: LazyRegex, above: Iterable[str], run: Sequence[str], i: int) -> bool:
     """The check sits right under an error guard (``if err != nil``), or under an ``if`` on a
-    value that lines removed with it computed: setup deleted together with its check."""
+    value that lines removed with it (RUN's lines above its I-th) computed: setup deleted
+    together with its check."""
     condition = next((t for t in above if t.strip()), "")
     if guard.search(condition):
         return True
-    if not condition.lstrip().startswith("if ") or condition not in removed_above:
+    if not condition.lstrip().startswith("if "):
+        return False
+    removed_above = run[:i]
+    if condition not in removed_above:
         return False
     import re
 
@@ -211,7 +224,7 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip())
 
 
-def _enclosing(above: Sequence[str], line: str, definition: LazyRegex) -> str | None:
+def _enclosing(above: Iterable[str], line: str, definition: LazyRegex) -> str | None:
     """The definition line of the function or class LINE sits in, reading ABOVE (nearest
     first) by indentation; None at module level."""
     bound = _indent(line)
@@ -237,24 +250,51 @@ class _Loss:
         self.in_deleted: list[tuple[int, str]] = []
 
 
+class _Above:
+    """What is above a removed line, nearest first, read in place (no copy: a deleted file's
+    every check has the whole file above it): RUN's lines above its I-th, then the FILE's
+    lines above POS."""
+
+    __slots__ = ("_file", "_i", "_pos", "_run")
+
+    def __init__(self, run: Sequence[str], i: int, file: Sequence[str], pos: int) -> None:
+        self._run, self._i, self._file, self._pos = run, i, file, min(pos, len(file))
+
+    def __iter__(self) -> Iterator[str]:
+        for k in range(self._i - 1, -1, -1):
+            yield self._run[k]
+        for k in range(self._pos - 1, -1, -1):
+            yield self._file[k]
+
+    def index(self, text: str) -> int:
+        """Where TEXT first is, counted from the nearest line."""
+        for k, line in enumerate(self):
+            if line == text:
+                return k
+        raise ValueError(text)
+
+
 def _sorted_losses(f: ChangedFile, pack: Pack, after: str, gone: set[tuple[int, str]],
                    created_or_moved: Callable[[str], bool]) -> _Loss:
     """Which of GONE (removed checks not re-added verbatim) are lost, and whether with a
-    deleted test: a check inside a helper or a mock, setup's error check, one whose twin is
-    still next to it, a deleted test whose body is still in the file (a duplicate removed),
-    or a check of the same shape added elsewhere in the change (moved) is not lost."""
+    deleted test: a check inside a helper or a mock, setup's error check, one of a test that
+    remains whose twin is still next to it (and all the removal took around it still there),
+    a deleted test that was skipped or whose whole body is still in the file (a duplicate
+    removed), or a check of the same shape added elsewhere in the change (moved) is not
+    lost. A variant deleted (its setup differs, its checks read the same) is lost."""
     lines = after.split("\n")
     normal = [_norm(t) for t in lines]
-    body_of = {n for n in normal if n}
+    kept = [n for n in normal if n]
     loss = _Loss()
     for run in _live_runs(f, pack):
         raws = [raw for _, raw, _ in run]
+        removed_block: bool | None = None  # the whole run still in the file, once asked
+        duplicate: dict[int, bool] = {}  # a deleted test's definition: a duplicate's?
         for i, (pos, raw, _code) in enumerate(run):
             if (pos, raw) not in gone:
                 continue
-            # what is above the removed line, nearest first: the run, then the file after
-            above = [*reversed(raws[:i]), *reversed(lines[:pos])]
-            if pack.guard is not None and _setup_check(pack.guard, above, raws[:i]):
+            above = _Above(raws, i, lines, pos)
+            if pack.guard is not None and _setup_check(pack.guard, above, raws, i):
                 continue
             if pack.function_definition is not None:
                 where = _enclosing(above, raw, pack.function_definition)
@@ -262,32 +302,63 @@ def _sorted_losses(f: ChangedFile, pack: Pack, after: str, gone: set[tuple[int, 
                         pack.test_definition.search(where) or _in_test_class(
                             above, where, pack))):
                     continue  # a helper's or a mock's: no test's check
-            near = normal[max(pos - 6, 0):pos + 5]
-            if _norm(raw) in near or created_or_moved(raw):
+            if created_or_moved(raw):
                 continue
             definition = _removed_definition(run, i, pack)
-            if definition is None:
+            name = None if definition is None else _test_name(raws[definition:definition + 4])
+            if definition is None or (name is not None and _still_defined(name, after)):
+                # in a test that remains (its definition edited, not deleted): a duplicate
+                # check removed next to its twin, with what the removal took around it
+                if _norm(raw) in normal[max(pos - 6, 0):pos + 5]:
+                    if removed_block is None:
+                        removed_block = _contiguous([_norm(t) for t in raws if t.strip()], kept)
+                    if removed_block:
+                        continue
                 loss.in_remaining.append((pos, raw))
                 continue
-            name = _test_name(raws[definition:definition + 4])
-            if name is not None and _still_defined(name, after):
-                loss.in_remaining.append((pos, raw))  # its definition edited, not deleted
+            if definition not in duplicate:
+                body = [_norm(t) for t in raws[definition + 1:_test_end(run, definition, pack)]
+                        if t.strip()]
+                duplicate[definition] = _skipped(run, definition, pack) or _contiguous(body, kept)
+            if duplicate[definition]:
+                # a skipped test deleted (no check of it ran), or a duplicate test removed,
+                # its twin (setup and all) still in the file
                 continue
-            body = [_norm(t) for t in raws[definition + 1:] if t.strip()]
-            if body and all(b in body_of for b in body) and _contiguous(body, normal):
-                continue  # a duplicate test removed, its twin still in the file
             loss.in_deleted.append((pos, raw))
     return loss
 
 
-def _in_test_class(above: Sequence[str], method: str, pack: Pack) -> bool:
+def _in_test_class(above: _Above, method: str, pack: Pack) -> bool:
     """METHOD (a def line) is a method of a test class (unittest's setUp, a class Test*)."""
     definition = pack.function_definition
     assert definition is not None  # noqa: S101  # only packs that have one call this
     at = above.index(method)
-    owner = _enclosing(above[at + 1:], method, definition)
+    owner = _enclosing(islice(above, at + 1, None), method, definition)
     return owner is not None and owner.lstrip().startswith("class ") and (
         "Test" in owner or "TestCase" in owner)
+
+
+def _skipped(run: Sequence[Removal], definition: int, pack: Pack) -> bool:
+    """The test defined at DEFINITION in RUN was skipped: a skip on its definition line, the
+    line below, or the annotations and decorators right above it (``@Ignore @Test fun``)."""
+    skips = [r for r in pack.rules if r.id in ("SKP001", "SKP005") and r.scope == "code"]
+    header = [run[j][2] for j in range(definition, min(definition + 2, len(run)))]
+    j = definition - 1
+    while j >= 0 and run[j][2].lstrip().startswith("@"):
+        header.append(run[j][2])
+        j -= 1
+    return any(r.pattern.search(code) for r in skips for code in header)
+
+
+def _test_end(run: Sequence[Removal], definition: int, pack: Pack) -> int:
+    """Where the test defined at DEFINITION in RUN ends: at the next test's definition (and
+    the annotations or decorators right above it), else the end of the run."""
+    assert pack.test_definition is not None  # noqa: S101  # only packs that have one call this
+    end = next((j for j in range(definition + 1, len(run))
+                if pack.test_definition.search(run[j][1])), len(run))
+    while end > definition + 1 and run[end - 1][1].lstrip().startswith("@"):
+        end -= 1
+    return end
 
 
 def _removed_definition(run: Sequence[Removal], i: int, pack: Pack) -> int | None:
@@ -300,12 +371,12 @@ def _removed_definition(run: Sequence[Removal], i: int, pack: Pack) -> int | Non
     return None
 
 
-def _contiguous(body: list[str], normal: list[str]) -> bool:
-    """BODY (normalised, blank lines out) appears in order, as one block, in NORMAL."""
-    kept = [n for n in normal if n]
+def _contiguous(body: list[str], kept: list[str]) -> bool:
+    """BODY (normalised, blank lines out) appears in order, as one block, in KEPT (a file's
+    lines, normalised, blank lines out)."""
     width = len(body)
-    return any(kept[k:k + width] == body for k in range(len(kept) - width + 1)
-               if kept[k] == body[0])
+    return width > 0 and any(kept[k:k + width] == body for k in range(len(kept) - width + 1)
+                             if kept[k] == body[0])
 
 
 def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
@@ -352,6 +423,18 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
         mine = _norm(raw)
         return any(SequenceMatcher(None, mine, other).ratio() >= 0.8 for other in elsewhere)
 
+    def merged_into(deleted: ChangedFile) -> set[str]:
+        """The lines, normalised, of the test files the change edits or adds that took some
+        of DELETED's own lines (its tests merged into them), as the change leaves them."""
+        mine = {n for _, t in deleted.removed() if _substantive(n := _norm(t))}
+        others = [f.diff.path for f in files if not f.diff.deleted
+                  and any(p.assertion and p.is_test_file(f.diff.path) for p in f.packs)
+                  and any(_norm(t) in mine for _, t in f.added)]
+        if not others:
+            return set()
+        found = contents(others)
+        return {n for p in others for t in (found.get(p) or "").split("\n") if (n := _norm(t))}
+
     found: list[Hit] = []
     for f, pack in suspects:
         if f.diff.path not in lost:
@@ -362,7 +445,16 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
             start = pack.test_module.search(after)  # only a test module's assertions count
             first = after.count("\n", 0, start.start()) + 1 if start else None
             gone = {(pos, raw) for pos, raw in gone if first is not None and pos > first}
-        loss = _sorted_losses(f, pack, after, gone, moved)
+        if f.diff.deleted:  # no test of a deleted file remains; one merged into another
+            # test file of the change has its checks there, as that file is after it
+            kept = merged_into(f)
+
+            def merged_or_moved(raw: str, kept: set[str] = kept) -> bool:
+                return _norm(raw) in kept or moved(raw)
+            loss = _sorted_losses(f, pack, after, gone, merged_or_moved)
+            loss.in_deleted, loss.in_remaining = loss.in_deleted + loss.in_remaining, []
+        else:
+            loss = _sorted_losses(f, pack, after, gone, moved)
         # tests moved to a file this change creates: their checks went with them
         budget = sum(len(added_checks(c)) for c in created)
         for rule, checks in ((REMOVED_ASSERTION, loss.in_remaining),
@@ -372,6 +464,14 @@ def _removed_assertions(files: Sequence[ChangedFile], contents: Contents,
                 found.append(Hit(f.diff.path, pos, 1, rule, raw))
             budget = max(budget - len(checks), 0)
     return found
+
+
+_IMPORT = LazyRegex(r"^(?:import|from|package|require|use|using|include)\b|^#include")
+
+
+def _substantive(normal: str) -> bool:
+    """A normalised line that says something of its own: not an import, not a closer."""
+    return len(normal) >= 12 and not _IMPORT.search(normal)
 
 
 _NAME = LazyRegex(r"[A-Za-z_]\w*")
@@ -460,6 +560,42 @@ def _entries_of_new_lists(files: Sequence[ChangedFile], hits: list[Hit]) -> list
     return [h for h in hits if id(h) not in covered]
 
 
+_COMMENT_START = ("#", "//", "/*", "*")
+
+
+def _head(line: str) -> str:
+    """What a definition line calls or declares: ``describe`` of ``describe("pays", ...``."""
+    return line.strip().split("(", 1)[0].split(" ", 1)[0]
+
+
+def _still_running(files: Sequence[ChangedFile], hits: list[Hit]) -> list[Hit]:
+    """Drop SKP006 hits on a test commented out whose name or title a live line the change
+    adds defines (``// describe("pays", ...`` kept beside the ``runTests("pays", ...)`` it
+    became): the test was converted, and still runs."""
+    commented = [h for h in hits if h.rule.id == "SKP006"]
+    if not commented:
+        return hits
+    # the live definition lines the change adds, a call's first line joined with its title
+    # on the next (``runTests(`` then ``"pays",``)
+    live: list[str] = []
+    for f in files:
+        lines = [t for _, t in f.added]
+        for i, t in enumerate(lines):
+            if t.strip() and not t.lstrip().startswith(_COMMENT_START):
+                after = lines[i + 1].strip() if i + 1 < len(lines) else ""
+                live.append(t.rstrip() + after if t.rstrip().endswith("(") else t)
+    converted = set()
+    for hit in commented:
+        code = hit.text.lstrip().lstrip("#/*").lstrip()
+        name = _test_name([code])
+        # by another call (a helper it became), not the same definition: a commented copy
+        # beside its live twin is a test disabled
+        if name and any(_test_name([line]) == name and _head(line) != _head(code)
+                        for line in live):
+            converted.add(id(hit))
+    return [h for h in hits if id(h) not in converted]
+
+
 def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Contents,
                  enabled: frozenset[str]) -> list[tuple[Hit, FileScan]]:
     """The per-line HITS net of what the change removes, plus the change-level rules."""
@@ -469,7 +605,9 @@ def judge_change(files: Sequence[ChangedFile], hits: list[Hit], contents: Conten
         from hooks.skips.respelled import respelled_skips
 
         found = _entries_of_new_lists(files, respelled_skips(files, found))
-    found += _removed_assertions(live, contents, enabled)
+    found = _still_running(files, found)
+    # a test file deleted loses its checks as a test deleted from a file does
+    found += _removed_assertions(files, contents, enabled)
     if not RENAMED_TEST.opt_in or RENAMED_TEST.id in enabled:
         found += _renamed_tests(live)
     if not RENAMED_TEST_MODULE.opt_in or RENAMED_TEST_MODULE.id in enabled:

@@ -35,8 +35,10 @@ Contents = Callable[[Sequence[str]], "dict[str, str | None]"]
 def scan_change(found: Change, only: set[str] | None,
                 enabled: frozenset[str] = frozenset()) -> list[tuple[Hit, FileScan]]:
     """The hook's view: git's diff of the change, contents read from git on demand."""
+    # pre-commit never names a deleted file (its filenames are the staged files less the
+    # deletions at commit, those that still exist at pre-push): one is read whatever ONLY says
     diffs = [d for d in found.diffs()
-             if not d.submodule and (only is None or d.path in only)]
+             if not d.submodule and (only is None or d.path in only or d.deleted)]
 
     def contents(paths: Sequence[str]) -> dict[str, str | None]:
         blobs = git.blobs(found.blob_spec(p) for p in paths)

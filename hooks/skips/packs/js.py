@@ -15,6 +15,8 @@ _BLOCKS = r"(?:describe|it|test|context|suite|specify)"
 # ava and node:test chain modifiers: test.serial.skip(...), test.concurrent.only(...)
 _CHAIN = r"(?:\s*\.\s*(?:serial|concurrent|sequential|cb|each|only|skip))*"
 _DOT = r"\s*\.\s*"  # `test .only(` and `describe . skip` are the same member access
+# `.only`/`.skip` as a value, not called: `describeFn = describe.only`, `only ? test.only : test`
+_NOT_CALLED = r"(?!\s*(?:[;,)\]}:?=|&]|$))"
 # it['only'](...), describe["skip"](...): the same member by bracket access (read on the raw
 # line: the name is a string)
 _BRACKET = r"\b{blocks}\s*\[\s*[\"'`]{name}[\"'`]\s*\]"
@@ -30,6 +32,30 @@ def _a_named_suite(lines: Sequence[str], text: str, line: int, col: int) -> bool
     m = re.match(r"[A-Za-z_$][\w$]*", lines[line - 1][col:] if 0 < line <= len(lines) else "")
     return m is not None and re.search(
         rf"(?<![\w$.]){re.escape(m.group())}\s*=\s*suite\s*\(", text) is not None
+
+
+def _not_in_a_definition(lines: Sequence[str], text: str, line: int, col: int) -> bool:
+    """The options object on LINE is a test's, not one a helper's definition builds: the
+    nearest block that encloses it (by indentation) is no function defined there
+    (``function run(...) {``, ``run.only = function (...) {``, ``const run = (...) => {``)."""
+    import re
+
+    definition = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?function\b"
+                            r"|^\s*(?:(?:const|let|var)\s+)?[\w$.]+\s*=\s*(?:async\s+)?"
+                            r"(?:function\b|\([^()]*\)\s*=>|[\w$]+\s*=>)")
+    here = lines[line - 1] if 0 < line <= len(lines) else ""
+    bound = len(here) - len(here.lstrip())
+    for above in reversed(lines[:line - 1]):
+        # a closing bracket at the left ends a definition's parameters, not its block
+        if not above.strip() or len(above) - len(above.lstrip()) >= bound \
+                or above.lstrip()[:1] in ")]}":
+            continue
+        if definition.search(above):
+            return False
+        bound = len(above) - len(above.lstrip())
+        if bound == 0:
+            return True
+    return True
 
 
 # uvu's suites are variables: `const Parse = suite('parse'); Parse.skip('reads', ...)`
@@ -57,9 +83,9 @@ PACK = Pack(
                   "it('pays', () => {\n  console.log('reading the skip list');\n"
                   "  expect(pay()).toBe(1);\n});\n"),
         Rule("SKP001", "test or suite skipped with .skip",
-             rf"\b{_BLOCKS}{_CHAIN}{_DOT}skip\b",
+             rf"\b{_BLOCKS}{_CHAIN}{_DOT}skip\b{_NOT_CALLED}",
              "it.skip('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
-             "it('pays', () => {\n  expect(pay()).toBe(1);\n});\n", tests_only=True),
+             "const group = slow ? describe.skip : describe;\n", tests_only=True),
         Rule("SKP001", "test or suite skipped with .skip",
              rf"\b{_BLOCKS}{_CHAIN}{_DOT}skip{_CALL}",
              "it.skip('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
@@ -91,14 +117,25 @@ PACK = Pack(
              "xitiViewMap('pays', () => 1);\n"),
         Rule("SKP001", "test skipped from inside (this.skip, t.skip, test.fixme, pending)",
              r"\bthis\.skip\s*\(\s*\)|(?<![\w.])t\.skip\s*\(|\btest\.fixme\s*\("
-             r"|(?<![\w.])pending\s*\(\s*\)|\{\s*skip\s*:\s*true\b",
+             r"|(?<![\w.])pending\s*\(\s*\)",
              "test('pays', (t) => {\n  t.skip();\n});\n",
              "test('pays', (t) => {\n  t.assert.equal(pay(), 1);\n});\n"),
+        Rule("SKP001", "test skipped with the option {skip: true}",
+             r"\{\s*skip\s*:\s*true\b",
+             "test('pays', {skip: true}, () => {\n  assert.equal(pay(), 1);\n});\n",
+             "payTests.skip = function (title) {\n  payTests(title, {skip: true});\n};\n",
+             confirm=_not_in_a_definition),
         Rule("SKP002", "focused test: every other test in the file silently stops running",
-             rf"\b(?:{_BLOCKS}|fixture){_CHAIN}{_DOT}only\b|(?<![\w.$])f(?:it|describe|test)\s*\("
-             r"|\{\s*only\s*:\s*true\b",
+             rf"\b(?:{_BLOCKS}|fixture){_CHAIN}{_DOT}only\b{_NOT_CALLED}"
+             r"|(?<![\w.$])f(?:it|describe|test)\s*\(",
              "it.only('pays', () => {\n  expect(pay()).toBe(1);\n});\n",
-             "it('pays only once', () => {\n  expect(pay()).toBe(1);\n});\n", tests_only=True),
+             "it('pays only once', () => {\n  expect(pay()).toBe(1);\n});\n"
+             "const t = focus ? test.only : test;\n", tests_only=True),
+        Rule("SKP002", "focused test with the option {only: true}: every other test stops running",
+             r"\{\s*only\s*:\s*true\b",
+             "test('pays', {only: true}, () => {\n  assert.equal(pay(), 1);\n});\n",
+             "payTests.only = function (title) {\n  payTests(title, {only: true});\n};\n",
+             confirm=_not_in_a_definition),
         Rule("SKP002", "focused test: every other test in the file silently stops running",
              rf"\b(?:{_BLOCKS}|fixture){_CHAIN}{_DOT}only{_CALL}",
              "it.only('pays', () => {\n  expect(pay()).toBe(1);\n});\n",

@@ -14,7 +14,8 @@ PACK = Pack(
     test_files=r"(^|/)src/test/|Tests?\.(java|kt|groovy|scala)$|Spec\.(groovy|kt|scala)$",
     assertion=r"\bassert\w*\s*\(|\bassertThat\b|\bverify\s*\(|\bshould\w*\b|\bexpect\s*[({]"
               r"|(?<![\w.])fail\s*\(",
-    test_definition=r"^\s*@(?:Test|ParameterizedTest|RepeatedTest)\b"
+    # an annotation may come first on the line: ``@Ignore @Test fun ...``
+    test_definition=r"^\s*(?:@\w+(?:\([^()\n]*\))?\s+)*@(?:Test|ParameterizedTest|RepeatedTest)\b"
                     r"|^\s*public\s+void\s+test\w*\s*\(",  # JUnit 3: collected by its name
     # the raising and polling forms (Kotlin's assertFailsWith<E> { }, kotest's
     # shouldThrow<E> { }, AssertJ, Awaitility), which take a block, not only a call
