@@ -12,11 +12,20 @@ from collections.abc import Mapping
 from hooks.core import git
 
 
-def temp_index_path() -> str:
-    """A path for a throwaway index: git will create it (it refuses an empty file)."""
+def temp_index_path(near: str | None = None) -> str:
+    """A path for a throwaway index: git will create it (it refuses an empty file). NEAR is
+    an index file: the path is then in its directory when that is writable (one filesystem,
+    so the copy's timestamps compare with the files' as the index's do), else in the system's
+    temporary directory."""
     import tempfile
 
-    fd, path = tempfile.mkstemp(prefix="receipt-index-")
+    try:
+        fd, path = tempfile.mkstemp(prefix="receipt-index-",
+                                    dir=os.path.dirname(near) if near else None)
+    except OSError:
+        if not near:
+            raise
+        fd, path = tempfile.mkstemp(prefix="receipt-index-")
     os.close(fd)
     os.unlink(path)
     return path
@@ -53,6 +62,17 @@ def remove_from_index(pathspecs: Iterable[str], globs: Iterable[str], cwd: str |
     if specs:
         git.run(*config, "rm", "--cached", "-r", "-f", "--quiet", "--ignore-unmatch", "--", *specs,
             cwd=cwd, env=env)
+
+
+def holds_any(commit: str, paths: Iterable[str], cwd: str | None = None,
+              ignore: Iterable[str] = ()) -> bool:
+    """Does COMMIT's tree hold a file PATHS or the IGNORE globs match? One walk of its trees
+    (no index built): when it holds none, ``tree_without`` has nothing to take out."""
+    specs = [*(p for p in paths if p), *glob_pathspecs(ignore)]
+    if not specs:
+        return False
+    return bool(git.run("diff-tree", "-r", "--name-only", "-z", "--no-renames",
+                        git.empty_tree(cwd, like=commit), commit, "--", *specs, cwd=cwd))
 
 
 def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None,

@@ -85,9 +85,14 @@ class Hidden:
 class Snapshot:
     """The tree, the paths it cannot show, the environments it left out ((directory, why)),
     and the index listing it started from (with the index file's identity: a later snapshot
-    of the same unchanged index reuses the listing)."""
+    of the same unchanged index reuses the listing).
 
-    __slots__ = ("environments", "hidden", "index", "listing", "tree")
+    Taken with ``keep``, it also holds its throwaway index (``temp_index``) and what ``git add``
+    changed in it (``added``, ``removed``), for the next snapshot to start from; ``discard``
+    deletes that file."""
+
+    __slots__ = ("added", "config", "environments", "hidden", "index", "listing", "removed",
+                 "temp_index", "tree")
 
     def __init__(self, tree: str, hidden: list[Hidden], listing: bytes = b"",
                  index: tuple[int, ...] | None = None,
@@ -97,6 +102,16 @@ class Snapshot:
         self.listing = listing
         self.index = index
         self.environments = environments or []
+        self.temp_index: str | None = None
+        self.config: list[str] = []
+        self.added: list[str] | None = []
+        self.removed: list[str] = []
+
+    def discard(self) -> None:
+        """Delete the kept throwaway index, if any (a later snapshot may have taken it)."""
+        path, self.temp_index = self.temp_index, None
+        if path and os.path.exists(path):
+            os.unlink(path)
 
 
 def _identity(path: str) -> tuple[int, ...] | None:
@@ -128,32 +143,46 @@ def _parsed(records: Iterable[bytes]) -> dict[str, tuple[str, str, str]]:
     return entries
 
 
-def _gitlinks(raw: bytes, records: list[bytes], tagged: bool) -> list[str]:
+def _gitlinks(raw: bytes, tagged: bool) -> list[str]:
     if b"160000 " not in raw:  # the common case: no submodule, one scan in C
         return []
     at = 2 if tagged else 0
-    return [_decode(r.partition(b"\t")[2]) for r in records if r[at:at + 7] == b"160000 "]
+    return [_decode(r.partition(b"\t")[2]) for r in raw.split(b"\0")
+            if r[at:at + 7] == b"160000 "]
 
 
 def _literal(path: str, *magic: str) -> str:
     return f":({','.join(('top', 'literal', *magic))}){path}"
 
 
-def _add_all(root: str, env: dict[str, str], config: list[str]) -> list[Hidden]:
+# `git add --verbose` prints "add 'PATH'" or "remove 'PATH'" a line, the path unquoted
+_VERBOSE = re.compile(rb"(add|remove) '(.*?)'\n", re.DOTALL)
+
+
+def _add_all(root: str, env: dict[str, str],
+             config: list[str]) -> tuple[list[Hidden], list[str] | None, list[str]]:
     """``git add --all`` into the copy; a nested repository with no commit is left out (git
-    cannot record one) and returned when it holds files."""
+    cannot record one) and returned when it holds files. Also what the add changed: the paths
+    it added or updated (None when its output cannot be read back whole) and the paths it
+    removed."""
     left_out: list[str] = []
     while True:
         try:
-            git.run(*config, "add", "--all", "--ignore-errors", "--", ":/",
-                    *(_literal(p, "exclude") for p in left_out), cwd=root, env=env)
+            out = git.run(*config, "add", "--all", "--ignore-errors", "--verbose", "--", ":/",
+                          *(_literal(p, "exclude") for p in left_out), cwd=root, env=env)
             break
         except git.GitError as e:
             found = [p for p in _NO_COMMIT.findall(e.stderr) if p not in left_out]
             if not found:
                 raise
             left_out += found
-    return [Hidden(p, "nested-repository") for p in left_out if _holds_files(os.path.join(root, p))]
+    lines = _VERBOSE.findall(out)
+    added = [_decode(path) for kind, path in lines if kind == b"add"]
+    removed = [_decode(path) for kind, path in lines if kind == b"remove"]
+    whole = not left_out and sum(len(k) + len(p) + 4 for k, p in lines) == len(out)
+    hidden = [Hidden(p, "nested-repository") for p in left_out
+              if _holds_files(os.path.join(root, p))]
+    return hidden, added if whole else None, removed
 
 
 def _holds_files(directory: str) -> bool:
@@ -244,68 +273,124 @@ def _environment(root: str, directory: str) -> str | None:
          if os.path.isfile(os.path.join(root, directory, mark))), None)
 
 
+def _flagged(listing: bytes) -> dict[str, tuple[str, str, str]]:
+    """The flagged entries of a ``git ls-files -v -s -z`` LISTING. A record starts the listing
+    or follows a NUL (no path holds one), so a few substring scans in C tell whether any
+    record has a flag tag: the loop over the records runs only then."""
+    tags = [tag + b" " for tag in _FLAG_TAGS]
+    if listing[:2] not in tags and not any(b"\0" + tag in listing for tag in tags):
+        return {}
+    return _parsed(r for r in listing.split(b"\0") if r[:1] in _FLAG_TAGS)
+
+
+def _reusable(root: str, previous: Snapshot | None,
+              index: tuple[int, ...] | None) -> str | None:
+    """PREVIOUS's kept index, taken over, when starting from it gives the tree a fresh copy of
+    the real index would: the real index is the same file, no path its add removed is back (a
+    tracked file deleted and written again would be tracked in a fresh copy, untracked here),
+    and no untracked path it added is ignored now (the ignore rules changed: a fresh copy would
+    leave it out, the kept index tracks it). None otherwise."""
+    if previous is None or previous.temp_index is None or index is None \
+            or previous.index != index or previous.added is None \
+            or not os.path.exists(previous.temp_index):
+        return None
+    if any(os.path.lexists(os.path.join(root, p)) for p in previous.removed):
+        return None
+    # the environments' files were taken out again; check-ignore never reports tracked paths
+    inside = tuple(d for d, _why in previous.environments)
+    added = [p for p in previous.added if not (inside and p.startswith(inside))]
+    if added and git.ignored_paths(root, added):
+        return None
+    path, previous.temp_index = previous.temp_index, None
+    return path
+
+
 def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *,
-         expect: str | None = None, previous: Snapshot | None = None) -> Snapshot:
+         expect: str | None = None, previous: Snapshot | None = None,
+         keep: bool = False) -> Snapshot:
     """Tree id of the work tree as it is on disk: tracked files plus untracked, unignored ones.
 
-    Works on a throwaway copy of the real index, so the user's staging area is untouched.
-    ``leave_out`` are repo-relative paths (the receipt and its log) kept out of the tree whether
-    tracked or not; ``ignore`` are globs (the config's bookkeeping files) kept out the same way.
-    ``expect`` is the tree the caller expects (HEAD's): only when the snapshot
-    differs from it are the paths that explain the difference looked for. ``previous`` is an
-    earlier snapshot of this repository: its index listing is reused when the index file has
-    not changed since, which saves a process.
+    Works on a throwaway copy of the real index (next to it, its timestamps kept: files whose
+    stat data is unchanged are not hashed again, and git's racy-entry rules still apply), so
+    the user's staging area is untouched. ``leave_out`` are repo-relative paths (the receipt
+    and its log) kept out of the tree whether tracked or not; ``ignore`` are globs (the
+    config's bookkeeping files) kept out the same way. ``expect`` is the tree the caller
+    expects (HEAD's): only when the snapshot differs from it are the paths that explain the
+    difference looked for. ``previous`` is an earlier snapshot of this repository with the same
+    LEAVE_OUT and IGNORE: when it was taken with ``keep`` and the real index has not changed
+    since, this one starts from its throwaway index (no copy; the untracked files it added and
+    the entries it re-registered are not hashed again, nor files that were racily clean in the
+    real index); else its index listing is reused when the index file has not changed.
+    ``keep`` keeps this snapshot's throwaway index for the next one: the caller then calls
+    ``discard`` on the snapshot it returns, and on PREVIOUS.
     """
-    temp_index = git_index.temp_index_path()
+    leave_out = [p for p in leave_out if p]
+    ignore = [g for g in ignore if g]
+    real_index = git_index.real_index_path(root)
+    index = _identity(real_index)  # before the copy: a change after it shows next time
+    reused = _reusable(root, previous, index)
+    temp_index = reused or git_index.temp_index_path(real_index)
     try:
-        real_index = git_index.real_index_path(root)
-        index = _identity(real_index)  # before the copy: a change after it shows next time
-        if index is not None:
-            # copy2 keeps the index's mtime: git's racy-entry check compares file mtimes with
-            # it, and a fresh mtime would make a same-size edit within the second look clean
-            shutil.copy2(real_index, temp_index)
         env = git_index.env_with_index(temp_index)
-        if previous is not None and index is not None and previous.index == index:
+        left_environments: list[tuple[str, str]] = []
+        if previous is not None and reused:
             listing = previous.listing
+            flagged = _flagged(listing)
+            config = previous.config
         else:
-            listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
-        first_listing = listing
-        before = listing.split(b"\0")
-        flagged = _parsed(r for r in before if r[:1] in _FLAG_TAGS)
-        config = ["-c", "core.fileMode=true"] if os.name == "posix" else []
-        if flagged:
-            # Re-registered entries carry no flags and no stat data: git add hashes them from
-            # disk, and one missing from disk (a sparse checkout) is recorded as deleted.
-            config += ["-c", "core.sparseCheckout=false"]
-            git.run(*config, "update-index", "-z", "--index-info", cwd=root, env=env,
-                    stdin=b"".join(f"{mode} {oid} 0\t".encode()
-                                   + p.encode("utf-8", "surrogateescape") + b"\0"
-                                   for p, (_tag, mode, oid) in flagged.items()))
-        hidden = _add_all(root, env, config)
+            if index is not None:
+                # copy2 keeps the index's mtime: git's racy-entry check compares file mtimes
+                # with it, and a fresh mtime would make a same-size edit within the second
+                # look clean
+                shutil.copy2(real_index, temp_index)
+            if previous is not None and index is not None and previous.index == index:
+                listing = previous.listing
+            else:
+                listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
+            flagged = _flagged(listing)
+            config = ["-c", "core.fileMode=true"] if os.name == "posix" else []
+            if flagged:
+                # Re-registered entries carry no flags and no stat data: git add hashes them
+                # from disk, and one missing from disk (a sparse checkout) is recorded as
+                # deleted.
+                config += ["-c", "core.sparseCheckout=false"]
+                git.run(*config, "update-index", "-z", "--index-info", cwd=root, env=env,
+                        stdin=b"".join(f"{mode} {oid} 0\t".encode()
+                                       + p.encode("utf-8", "surrogateescape") + b"\0"
+                                       for p, (_tag, mode, oid) in flagged.items()))
+        hidden, added, removed = _add_all(root, env, config)
         # tracked or not, the receipt, log and ledger are never part of the tree; after
         # `add --all` no entry can sit below a path that is a file, so `rm -r` of the literal
         # path removes exactly what `update-index --force-remove` did
-        git_index.remove_from_index([_literal(p) for p in leave_out if p], ignore, cwd=root,
+        git_index.remove_from_index([_literal(p) for p in leave_out], ignore, cwd=root,
                                     env=env, config=config)
         tree = git.text("write-tree", cwd=root, env=env)
-        left_environments: list[tuple[str, str]] = []
         if tree != expect:  # an environment would make it differ: looked for only then
             left_environments = environments(root)
             if left_environments:
                 git_index.remove_from_index([_literal(d) for d, _why in left_environments], (),
                                             cwd=root, env=env, config=config)
                 tree = git.text("write-tree", cwd=root, env=env)
-        links = _gitlinks(listing, before, tagged=True)
+        links = _gitlinks(listing, tagged=True)
         if tree != expect:
-            listing = git.run("ls-files", "-s", "-z", cwd=root, env=env)
-            after = listing.split(b"\0")
-            hidden += _named(root, flagged, before, after)
-            links += [p for p in _gitlinks(listing, after, tagged=False) if p not in links]
+            after = git.run("ls-files", "-s", "-z", cwd=root, env=env)
+            hidden += _named(root, flagged, listing.split(b"\0"), after.split(b"\0"))
+            links += [p for p in _gitlinks(after, tagged=False) if p not in links]
         if links:
             hidden += _dirty_gitlinks(root, env, links)
-        return Snapshot(tree, hidden, first_listing, index, left_environments)
+        snap = Snapshot(tree, hidden, listing, index, left_environments)
+        if keep:
+            snap.temp_index, temp_index = temp_index, ""
+            snap.config = config
+            if previous is not None and reused:
+                snap.added = None if added is None or previous.added is None \
+                    else previous.added + added
+                snap.removed = previous.removed + removed
+            else:
+                snap.added, snap.removed = added, removed
+        return snap
     finally:
-        if os.path.exists(temp_index):
+        if temp_index and os.path.exists(temp_index):
             os.unlink(temp_index)
 
 

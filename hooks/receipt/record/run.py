@@ -70,61 +70,63 @@ def run(
     head = git.head_commit(root)
     own = where.written
     left_out = own.and_ignored(ignore)
-    head_tree = (git_index.tree_without(head, own.paths, root, left_out) if head and left_out
-                 else git.tree_of(head, root) if head else git.empty_tree(root))
-    before = snapshot.take(root, own.paths, left_out, expect=head_tree)
-    _warn_environments(before.environments)
-    judged = judged_argv({"argv": argv, **context}) or argv
-    if reuse:
-        from hooks.receipt.record.reuse import reusable
+    before, head_tree = _first_snapshot(root, head, own.paths, left_out)
+    try:  # the second snapshot starts from the first's throwaway index
+        _warn_environments(before.environments)
+        judged = judged_argv({"argv": argv, **context}) or argv
+        if reuse:
+            from hooks.receipt.record.reuse import reusable
 
-        green = reusable(judged, before.tree, root, policy_file, layout.memo_dir(paths))
-        if green is not None:
-            warn(f"receipt run: --reuse: tree {git.short(before.tree)} already has a green "
-                 f"receipt from '{green.get('command')}' ({green.get('hostname')}, finished "
-                 f"{green.get('finished_utc')}); not running it again")
-            return 0
-    runtime = runtime_of(argv, os.path.join(paths.common_dir, "receipt-hooks"))
-    from hooks.receipt.judge import shards
+            green = reusable(judged, before.tree, root, policy_file, layout.memo_dir(paths))
+            if green is not None:
+                warn(f"receipt run: --reuse: tree {git.short(before.tree)} already has a green "
+                     f"receipt from '{green.get('command')}' ({green.get('hostname')}, finished "
+                     f"{green.get('finished_utc')}); not running it again")
+                return 0
+        runtime = runtime_of(argv, os.path.join(paths.common_dir, "receipt-hooks"))
+        from hooks.receipt.judge import shards
 
-    split = shards.selection_for_run(shard, argv)
-    collected = shards.collection(split, argv, cwd) if split is not None else None
+        split = shards.selection_for_run(shard, argv)
+        collected = shards.collection(split, argv, cwd) if split is not None else None
 
-    junit_before = _written_state(junit) if junit else None
-    sink = _LogSink(where.log_path)
-    digest = hashlib.sha256()
-    counter = TestCounter.for_command(argv, policy_file.summary_pattern)
-    started = utc_now()
-    t0 = time.monotonic()
-    try:
-        with process.SignalForwarder() as forwarder:
+        junit_before = _written_state(junit) if junit else None
+        sink = _LogSink(where.log_path)
+        digest = hashlib.sha256()
+        counter = TestCounter.for_command(argv, policy_file.summary_pattern)
+        started = utc_now()
+        t0 = time.monotonic()
+        try:
+            with process.SignalForwarder() as forwarder:
 
-            def record(chunk: bytes) -> None:
-                sink.write(chunk)
-                digest.update(chunk)
-                counter.feed(chunk)
+                def record(chunk: bytes) -> None:
+                    sink.write(chunk)
+                    digest.update(chunk)
+                    counter.feed(chunk)
 
-            outcome = process.run_streaming(argv, record, forwarder=forwarder, cwd=cwd)
-            size = outcome.output_bytes
-            if outcome.start_error:
-                message = f"receipt run: {printable(outcome.start_error)}"
-                warn(message)
-                line = f"{message}\n".encode()
-                record(line)
-                size += len(line)
-        sink.close()
+                outcome = process.run_streaming(argv, record, forwarder=forwarder, cwd=cwd)
+                size = outcome.output_bytes
+                if outcome.start_error:
+                    message = f"receipt run: {printable(outcome.start_error)}"
+                    warn(message)
+                    line = f"{message}\n".encode()
+                    record(line)
+                    size += len(line)
+            sink.close()
+        finally:
+            sink.discard()
+        exit_code = outcome.exit_code
+        if sink.error is not None:  # a full disk: the log is not the output, so no receipt
+            warn(f"receipt run: cannot write the log {where.log_rel}: {_reason(sink.error)}; no "
+                 f"receipt written (the command exited {exit_code}): free some space and run it "
+                 f"again")
+            return exit_code
+        duration = round(time.monotonic() - t0, 3)
+        finished = utc_now()
+
+        after = snapshot.take(root, own.paths, left_out, expect=before.tree,
+                              previous=before)
     finally:
-        sink.discard()
-    exit_code = outcome.exit_code
-    if sink.error is not None:  # a full disk: the log is not the output, so no receipt
-        warn(f"receipt run: cannot write the log {where.log_rel}: {_reason(sink.error)}; no "
-             f"receipt written (the command exited {exit_code}): free some space and run it "
-             f"again")
-        return exit_code
-    duration = round(time.monotonic() - t0, 3)
-    finished = utc_now()
-
-    after = snapshot.take(root, own.paths, left_out, expect=before.tree, previous=before)
+        before.discard()
     hidden = list(dict.fromkeys(before.hidden + after.hidden))
     tests = counter.result()
     if junit:
@@ -186,6 +188,33 @@ def run(
              f"repository root: receipt check reads it as part of the suite; run it from "
              f"{printable(root)}, or 'receipt run' alone for the configured suite")
     return exit_code
+
+
+def _first_snapshot(root: str, head: str | None, own: list[str],
+                    left_out: list[str]) -> tuple[snapshot.Snapshot, str]:
+    """The snapshot before the command (its throwaway index kept for the one after) and the
+    tree it is compared with: HEAD's without the receipt's own and ignored files.
+
+    That tree costs an index of HEAD's files to make, so when HEAD holds none of those files
+    the snapshot is compared with HEAD's tree as it is, and the tree made only when they
+    differ (a git tree is canonical: a snapshot equal to HEAD's tree is HEAD's tree without
+    them). Should HEAD's stored tree not be what git writes for it, the snapshot is taken again
+    against the tree made, as it was before."""
+    if not head:
+        empty = git.empty_tree(root)
+        return snapshot.take(root, own, left_out, expect=empty, keep=True), empty
+    if left_out and git_index.holds_any(head, own, root, left_out):
+        head_tree = git_index.tree_without(head, own, root, left_out)
+        return snapshot.take(root, own, left_out, expect=head_tree, keep=True), head_tree
+    stored = git.tree_of(head, root)
+    before = snapshot.take(root, own, left_out, expect=stored, keep=True)
+    if before.tree == stored or not left_out:
+        return before, stored
+    head_tree = git_index.tree_without(head, own, root, left_out)
+    if head_tree != stored:
+        before.discard()
+        before = snapshot.take(root, own, left_out, expect=head_tree, keep=True)
+    return before, head_tree
 
 
 def _remember_valid(receipt: dict[str, Any], raw: bytes, paths: git.RepoPaths) -> None:
