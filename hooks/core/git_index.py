@@ -64,15 +64,27 @@ def remove_from_index(pathspecs: Iterable[str], globs: Iterable[str], cwd: str |
             cwd=cwd, env=env)
 
 
-def holds_any(commit: str, paths: Iterable[str], cwd: str | None = None,
-              ignore: Iterable[str] = ()) -> bool:
-    """Does COMMIT's tree hold a file PATHS or the IGNORE globs match? One walk of its trees
-    (no index built): when it holds none, ``tree_without`` has nothing to take out."""
-    specs = [*(p for p in paths if p), *glob_pathspecs(ignore)]
-    if not specs:
+def may_hold(commit: str, paths: Iterable[str], cwd: str | None = None,
+             ignore: Iterable[str] = ()) -> bool:
+    """Might COMMIT's tree hold a file PATHS or the IGNORE globs match? False only when it
+    holds none, and ``tree_without`` then has nothing to take out. One ``ls-tree`` of the
+    paths and of the directories the globs start with, which reads only the trees on the
+    way (a diff against the empty tree reads them all); a glob that starts with a wildcard
+    could match anywhere: True."""
+    wanted = []
+    for spec in (*(p for p in paths if p), *(g for g in ignore if g)):
+        wild = next((at for at, c in enumerate(spec) if c in "*?[\\"), None)
+        if wild is None:
+            wanted.append(spec)
+            continue
+        folder = spec[:spec.rfind("/", 0, wild) + 1].rstrip("/")
+        if not folder:
+            return True
+        wanted.append(folder)
+    if not wanted:
         return False
-    return bool(git.run("diff-tree", "-r", "--name-only", "-z", "--no-renames",
-                        git.empty_tree(cwd, like=commit), commit, "--", *specs, cwd=cwd))
+    return bool(git.run("ls-tree", "-r", "--full-tree", "--name-only", "-z", commit, "--",
+                        *wanted, cwd=cwd))
 
 
 def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None,

@@ -260,7 +260,7 @@ def environments(root: str) -> list[tuple[str, str]]:
             if why:
                 inside.append((child, why))
     if inside:
-        ignored = set(git.ignored_paths(root, [d for d, _why in inside]))
+        ignored = set(git.ignored_paths(root, [d for d, _why in inside], untracked=True))
         found += [(d, why) for d, why in inside if d not in ignored]
     return found
 
@@ -283,6 +283,17 @@ def _flagged(listing: bytes) -> dict[str, tuple[str, str, str]]:
     return _parsed(r for r in listing.split(b"\0") if r[:1] in _FLAG_TAGS)
 
 
+def _unflaggable(index_file: str) -> bool:
+    """Can no entry of INDEX_FILE be skip-worktree? Version 2 has no extended flags: git
+    writes version 3 as soon as one entry needs them (a sparse checkout's do)."""
+    try:
+        with open(index_file, "rb") as f:
+            header = f.read(8)
+    except OSError:
+        return False
+    return header == b"DIRC\0\0\0\2"
+
+
 def _reusable(root: str, previous: Snapshot | None,
               index: tuple[int, ...] | None) -> str | None:
     """PREVIOUS's kept index, taken over, when starting from it gives the tree a fresh copy of
@@ -299,8 +310,8 @@ def _reusable(root: str, previous: Snapshot | None,
     # the environments' files were taken out again; check-ignore never reports tracked paths
     inside = tuple(d for d, _why in previous.environments)
     added = [p for p in previous.added if not (inside and p.startswith(inside))]
-    if added and git.ignored_paths(root, added):
-        return None
+    if added and git.ignored_paths(root, added, untracked=True):
+        return None  # (a tracked file the run changed that an ignore rule matches: too)
     path, previous.temp_index = previous.temp_index, None
     return path
 
@@ -333,6 +344,7 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
     try:
         env = git_index.env_with_index(temp_index)
         left_environments: list[tuple[str, str]] = []
+        early: tuple[list[Hidden], list[str] | None, list[str]] | None = None
         if previous is not None and reused:
             listing = previous.listing
             flagged = _flagged(listing)
@@ -343,12 +355,29 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
                 # with it, and a fresh mtime would make a same-size edit within the second
                 # look clean
                 shutil.copy2(real_index, temp_index)
+            config = ["-c", "core.fileMode=true"] if os.name == "posix" else []
             if previous is not None and index is not None and previous.index == index:
                 listing = previous.listing
+            elif index is not None and _unflaggable(temp_index):
+                # the listing is read while git add runs: no entry can be skip-worktree, and
+                # should one be assume-unchanged, the copy is made and added again below
+                listing_of = git.started("ls-files", "-s", "-v", "-z", cwd=root,
+                                         env=git_index.env_with_index(real_index))
+                try:
+                    early = _add_all(root, env, config)
+                finally:
+                    listing = listing_of()
+                now = _identity(real_index)
+                if now != index or _flagged(listing):
+                    early, index = None, now  # a new index, or flags to clear first
+                    if index is not None:
+                        shutil.copy2(real_index, temp_index)
+                    elif os.path.exists(temp_index):
+                        os.unlink(temp_index)  # no index now: git starts from none
+                    listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
             else:
                 listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
             flagged = _flagged(listing)
-            config = ["-c", "core.fileMode=true"] if os.name == "posix" else []
             if flagged:
                 # Re-registered entries carry no flags and no stat data: git add hashes them
                 # from disk, and one missing from disk (a sparse checkout) is recorded as
@@ -358,12 +387,14 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
                         stdin=b"".join(f"{mode} {oid} 0\t".encode()
                                        + p.encode("utf-8", "surrogateescape") + b"\0"
                                        for p, (_tag, mode, oid) in flagged.items()))
-        hidden, added, removed = _add_all(root, env, config)
+        hidden, added, removed = early or _add_all(root, env, config)
         # tracked or not, the receipt, log and ledger are never part of the tree; after
         # `add --all` no entry can sit below a path that is a file, so `rm -r` of the literal
-        # path removes exactly what `update-index --force-remove` did
-        git_index.remove_from_index([_literal(p) for p in leave_out], ignore, cwd=root,
-                                    env=env, config=config)
+        # path removes exactly what `update-index --force-remove` did. A kept index had them
+        # taken out already: when the add put nothing in it, there is nothing to take out.
+        if not (reused and added == []):
+            git_index.remove_from_index([_literal(p) for p in leave_out], ignore, cwd=root,
+                                        env=env, config=config)
         tree = git.text("write-tree", cwd=root, env=env)
         if tree != expect:  # an environment would make it differ: looked for only then
             left_environments = environments(root)

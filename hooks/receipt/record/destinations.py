@@ -115,7 +115,7 @@ def resolve(paths: git.RepoPaths, receipt_arg: str | None, log_arg: str | None) 
                             f"for whatever it holds; choose a path git ignores, such as "
                             f"{default}")
     untracked = [r for _o, _g, _p, r in inside if r not in tracked]
-    ignored = set(git.ignored_paths(root, untracked)) if untracked else set()
+    ignored = set(git.ignored_paths(root, untracked, untracked=True)) if untracked else set()
     for rel in untracked:
         if rel not in ignored:
             warn(f"receipt: warning: {rel} is not ignored by git; add "

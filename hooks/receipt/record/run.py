@@ -7,7 +7,6 @@ import hashlib
 import json
 import os
 import platform
-import socket
 import tempfile
 import time
 from collections.abc import Sequence
@@ -142,7 +141,9 @@ def run(
         "git_tree_after": after.tree,
         "ignored": ignore,
         "git_dirty": before.tree != head_tree,
-        "hostname": socket.gethostname() or "unknown",
+        # the host's name as socket.gethostname() says it (uname's nodename; platform asks
+        # socket itself where there is no uname), without importing socket on every run
+        "hostname": platform.node() or "unknown",
         "kernel": " ".join(filter(None, (platform.system(), platform.release(),
                                          platform.machine()))) or "unknown",
         "runtime": runtime,
@@ -195,7 +196,7 @@ def _first_snapshot(root: str, head: str | None, own: list[str],
     """The snapshot before the command (its throwaway index kept for the one after) and the
     tree it is compared with: HEAD's without the receipt's own and ignored files.
 
-    That tree costs an index of HEAD's files to make, so when HEAD holds none of those files
+    That tree costs an index of HEAD's files to make, so when HEAD cannot hold those files
     the snapshot is compared with HEAD's tree as it is, and the tree made only when they
     differ (a git tree is canonical: a snapshot equal to HEAD's tree is HEAD's tree without
     them). Should HEAD's stored tree not be what git writes for it, the snapshot is taken again
@@ -203,7 +204,7 @@ def _first_snapshot(root: str, head: str | None, own: list[str],
     if not head:
         empty = git.empty_tree(root)
         return snapshot.take(root, own, left_out, expect=empty, keep=True), empty
-    if left_out and git_index.holds_any(head, own, root, left_out):
+    if left_out and git_index.may_hold(head, own, root, left_out):
         head_tree = git_index.tree_without(head, own, root, left_out)
         return snapshot.take(root, own, left_out, expect=head_tree, keep=True), head_tree
     stored = git.tree_of(head, root)
