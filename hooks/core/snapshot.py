@@ -273,12 +273,16 @@ def _environment(root: str, directory: str) -> str | None:
          if os.path.isfile(os.path.join(root, directory, mark))), None)
 
 
+# a record with a flag tag, after the NUL that ends the record before it: one scan in C
+_FLAG_AFTER_NUL = re.compile(rb"\0[" + b"".join(_FLAG_TAGS) + rb"] ")
+
+
 def _flagged(listing: bytes) -> dict[str, tuple[str, str, str]]:
     """The flagged entries of a ``git ls-files -v -s -z`` LISTING. A record starts the listing
-    or follows a NUL (no path holds one), so a few substring scans in C tell whether any
-    record has a flag tag: the loop over the records runs only then."""
-    tags = [tag + b" " for tag in _FLAG_TAGS]
-    if listing[:2] not in tags and not any(b"\0" + tag in listing for tag in tags):
+    or follows a NUL (no path holds one), so one scan tells whether any record has a flag
+    tag: the loop over the records runs only then."""
+    first_flagged = listing[1:2] == b" " and listing[:1] in _FLAG_TAGS
+    if not first_flagged and not _FLAG_AFTER_NUL.search(listing):
         return {}
     return _parsed(r for r in listing.split(b"\0") if r[:1] in _FLAG_TAGS)
 
