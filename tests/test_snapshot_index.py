@@ -271,3 +271,27 @@ def test_a_clean_tree_against_a_head_without_left_out_files_is_heads_tree(
     assert receipt["git_dirty"] is False
     assert receipt["git_tree"] == receipt["git_tree_after"] == repo.git("rev-parse",
                                                                         "HEAD^{tree}")
+
+
+def test_a_run_refused_after_its_snapshot_began_leaves_no_throwaway_index(repo: Repo) -> None:
+    repo.commit("base", **{"a.txt": "a\n", "notes.txt": "mine\n"})
+    result = repo.run("receipt", "run", "--receipt", "notes.txt", "--", "true")
+    assert result.code == 64, result.err  # a usage error
+    assert "notes.txt is a file tracked by git" in result.err
+    assert not [p for p in os.listdir(repo.path / ".git") if p.startswith("receipt-index-")]
+    assert (repo.path / "notes.txt").read_text() == "mine\n"
+
+
+def test_a_begun_snapshot_is_the_one_take_makes(mixed: Repo) -> None:
+    begun = snapshot.start(str(mixed.path))
+    assert begun is not None and begun.temp_index is not None
+    kept = begun.temp_index
+    taken = snapshot.take(str(mixed.path), LEAVE_OUT, IGNORE, started=begun)
+    assert begun.temp_index is None and not os.path.exists(kept)
+    assert taken.tree == fresh_copy_tree(mixed)
+    dropped = snapshot.start(str(mixed.path))
+    assert dropped is not None and dropped.temp_index is not None
+    copy = dropped.temp_index
+    dropped.discard()
+    assert not os.path.exists(copy)
+    dropped.discard()  # twice: nothing left to do

@@ -21,9 +21,11 @@ runs only when there are flagged entries, gitlinks, or a tree that differs from 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+from collections.abc import Callable
 from collections.abc import Iterable
 
 from hooks.core import git
@@ -159,17 +161,26 @@ def _literal(path: str, *magic: str) -> str:
 _VERBOSE = re.compile(rb"(add|remove) '(.*?)'\n", re.DOTALL)
 
 
-def _add_all(root: str, env: dict[str, str],
-             config: list[str]) -> tuple[list[Hidden], list[str] | None, list[str]]:
-    """``git add --all`` into the copy; a nested repository with no commit is left out (git
-    cannot record one) and returned when it holds files. Also what the add changed: the paths
-    it added or updated (None when its output cannot be read back whole) and the paths it
-    removed."""
+def _add_args(config: list[str], left_out: list[str]) -> list[str]:
+    return [*config, "add", "--all", "--ignore-errors", "--verbose", "--", ":/",
+            *(_literal(p, "exclude") for p in left_out)]
+
+
+def _add_all(root: str, env: dict[str, str], config: list[str],
+             first: Callable[[], bytes] | None = None,
+             ) -> tuple[list[Hidden], list[str] | None, list[str]]:
+    """``git add --all`` into the copy (FIRST: one already started, waited for); a nested
+    repository with no commit is left out (git cannot record one) and returned when it holds
+    files. Also what the add changed: the paths it added or updated (None when its output
+    cannot be read back whole) and the paths it removed."""
     left_out: list[str] = []
     while True:
         try:
-            out = git.run(*config, "add", "--all", "--ignore-errors", "--verbose", "--", ":/",
-                          *(_literal(p, "exclude") for p in left_out), cwd=root, env=env)
+            if first is not None:
+                started, first = first, None
+                out = started()
+            else:
+                out = git.run(*_add_args(config, left_out), cwd=root, env=env)
             break
         except git.GitError as e:
             found = [p for p in _NO_COMMIT.findall(e.stderr) if p not in left_out]
@@ -298,6 +309,65 @@ def _unflaggable(index_file: str) -> bool:
     return header == b"DIRC\0\0\0\2"
 
 
+class Started:
+    """A first snapshot under way (``start``): the copy of the real index made, its listing
+    and ``git add --all`` running; ``take(..., started=)`` finishes it, ``discard`` drops it."""
+
+    __slots__ = ("add", "config", "index", "listing", "temp_index")
+
+    def __init__(self, temp_index: str, index: tuple[int, ...], config: list[str],
+                 listing: Callable[[], bytes], add: Callable[[], bytes]) -> None:
+        self.temp_index: str | None = temp_index
+        self.index = index
+        self.config = config
+        self.listing = listing
+        self.add = add
+
+    def discard(self) -> None:
+        """Wait for the processes (never leave git running) and delete the copy."""
+        path, self.temp_index = self.temp_index, None
+        if path is None:
+            return
+        for wait in (self.listing, self.add):
+            with contextlib.suppress(git.GitError):
+                wait()
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+def start(root: str) -> Started | None:
+    """Begin the snapshot ``take`` would make, so that git reads the work tree while the
+    caller does other work; None when it cannot begin early (no index yet, or one whose
+    entries may carry a skip-worktree flag: those are cleared before the add). Only what
+    the real index and the work tree hold is read: the paths to leave out and the tree to
+    expect are ``take``'s. Call it after refusing clone-local filters (git add runs them)."""
+    real_index = git_index.real_index_path(root)
+    index = _identity(real_index)
+    if index is None:
+        return None
+    temp_index = git_index.temp_index_path(real_index)
+    try:
+        shutil.copy2(real_index, temp_index)  # its mtime kept: see take
+        if not _unflaggable(temp_index):
+            os.unlink(temp_index)
+            return None
+        config = ["-c", "core.fileMode=true"] if os.name == "posix" else []
+        listing = git.started("ls-files", "-s", "-v", "-z", cwd=root,
+                              env=git_index.env_with_index(real_index))
+        try:
+            add = git.started(*_add_args(config, []), cwd=root,
+                              env=git_index.env_with_index(temp_index))
+        except BaseException:
+            with contextlib.suppress(git.GitError):
+                listing()
+            raise
+    except BaseException:
+        if os.path.exists(temp_index):
+            os.unlink(temp_index)
+        raise
+    return Started(temp_index, index, config, listing, add)
+
+
 def _reusable(root: str, previous: Snapshot | None,
               index: tuple[int, ...] | None) -> str | None:
     """PREVIOUS's kept index, taken over, when starting from it gives the tree a fresh copy of
@@ -322,7 +392,7 @@ def _reusable(root: str, previous: Snapshot | None,
 
 def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *,
          expect: str | None = None, previous: Snapshot | None = None,
-         keep: bool = False) -> Snapshot:
+         keep: bool = False, started: Started | None = None) -> Snapshot:
     """Tree id of the work tree as it is on disk: tracked files plus untracked, unignored ones.
 
     Works on a throwaway copy of the real index (next to it, its timestamps kept: files whose
@@ -337,14 +407,22 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
     the entries it re-registered are not hashed again, nor files that were racily clean in the
     real index); else its index listing is reused when the index file has not changed.
     ``keep`` keeps this snapshot's throwaway index for the next one: the caller then calls
-    ``discard`` on the snapshot it returns, and on PREVIOUS.
+    ``discard`` on the snapshot it returns, and on PREVIOUS. ``started`` is this snapshot begun
+    by ``start`` (taken over here; with no PREVIOUS).
     """
     leave_out = [p for p in leave_out if p]
     ignore = [g for g in ignore if g]
     real_index = git_index.real_index_path(root)
-    index = _identity(real_index)  # before the copy: a change after it shows next time
-    reused = _reusable(root, previous, index)
-    temp_index = reused or git_index.temp_index_path(real_index)
+    began, started = started, None
+    index: tuple[int, ...] | None
+    if began is not None and began.temp_index is not None:
+        index = began.index  # taken before its copy
+        reused, temp_index, began.temp_index = None, began.temp_index, None
+    else:
+        began = None
+        index = _identity(real_index)  # before the copy: a change after it shows next time
+        reused = _reusable(root, previous, index)
+        temp_index = reused or git_index.temp_index_path(real_index)
     try:
         env = git_index.env_with_index(temp_index)
         left_environments: list[tuple[str, str]] = []
@@ -354,33 +432,39 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
             flagged = _flagged(listing)
             config = previous.config
         else:
-            if index is not None:
+            if index is not None and began is None:
                 # copy2 keeps the index's mtime: git's racy-entry check compares file mtimes
                 # with it, and a fresh mtime would make a same-size edit within the second
                 # look clean
                 shutil.copy2(real_index, temp_index)
             config = ["-c", "core.fileMode=true"] if os.name == "posix" else []
-            if previous is not None and index is not None and previous.index == index:
+            if began is None and previous is not None and index is not None \
+                    and previous.index == index:
                 listing = previous.listing
-            elif index is not None and _unflaggable(temp_index):
-                # the listing is read while git add runs: no entry can be skip-worktree, and
-                # should one be assume-unchanged, the copy is made and added again below
-                listing_of = git.started("ls-files", "-s", "-v", "-z", cwd=root,
-                                         env=git_index.env_with_index(real_index))
-                try:
-                    early = _add_all(root, env, config)
-                finally:
-                    listing = listing_of()
-                now = _identity(real_index)
-                if now != index or _flagged(listing):
-                    early, index = None, now  # a new index, or flags to clear first
-                    if index is not None:
-                        shutil.copy2(real_index, temp_index)
-                    elif os.path.exists(temp_index):
-                        os.unlink(temp_index)  # no index now: git starts from none
-                    listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
             else:
-                listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
+                if began is None and index is not None and _unflaggable(temp_index):
+                    # the listing is read while git add runs: no entry can be skip-worktree,
+                    # and should one be assume-unchanged, the copy is made and added again
+                    began = Started(temp_index, index, config,
+                                    git.started("ls-files", "-s", "-v", "-z", cwd=root,
+                                                env=git_index.env_with_index(real_index)),
+                                    git.started(*_add_args(config, []), cwd=root, env=env))
+                    began.temp_index = None  # the copy is this call's
+                if began is not None:
+                    try:
+                        early = _add_all(root, env, config, first=began.add)
+                    finally:
+                        listing = began.listing()
+                    now = _identity(real_index)
+                    if now != index or _flagged(listing):
+                        early, index = None, now  # a new index, or flags to clear first
+                        if index is not None:
+                            shutil.copy2(real_index, temp_index)
+                        elif os.path.exists(temp_index):
+                            os.unlink(temp_index)  # no index now: git starts from none
+                        listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
+                else:
+                    listing = git.run("ls-files", "-s", "-v", "-z", cwd=root, env=env)
             flagged = _flagged(listing)
             if flagged:
                 # Re-registered entries carry no flags and no stat data: git add hashes them

@@ -54,22 +54,27 @@ def run(
     receipt; the exit code is the command's."""
     paths = git.repo_paths()
     root = paths.root
-    cwd = root if at_root else os.getcwd()
-    context = run_context(root, cwd)
-    where = destinations.resolve(paths, receipt_arg, log_arg)
-    from hooks.core import config
-
-    policy_file = config.for_repo(paths)
-    ignore = policy_file.ignore
     from hooks.core.attributes import refuse_local_filters
 
-    refuse_local_filters(root, paths.common_dir)
-    argv = command_argv(command, shell)
-    stored = stored_argv.store(argv)
-    head = git.head_commit(root)
-    own = where.written
-    left_out = own.and_ignored(ignore)
-    before, head_tree = _first_snapshot(root, head, own.paths, left_out)
+    refuse_local_filters(root, paths.common_dir)  # before git add runs a filter
+    begun = snapshot.start(root)  # git reads the work tree while the run is set up
+    try:
+        cwd = root if at_root else os.getcwd()
+        context = run_context(root, cwd)
+        where = destinations.resolve(paths, receipt_arg, log_arg)
+        from hooks.core import config
+
+        policy_file = config.for_repo(paths)
+        ignore = policy_file.ignore
+        argv = command_argv(command, shell)
+        stored = stored_argv.store(argv)
+        head = git.head_commit(root)
+        own = where.written
+        left_out = own.and_ignored(ignore)
+        before, head_tree = _first_snapshot(root, head, own.paths, left_out, begun)
+    finally:
+        if begun is not None:
+            begun.discard()  # when the set-up failed: git waited for, the copy deleted
     try:  # the second snapshot starts from the first's throwaway index
         _warn_environments(before.environments)
         judged = judged_argv({"argv": argv, **context}) or argv
@@ -191,8 +196,8 @@ def run(
     return exit_code
 
 
-def _first_snapshot(root: str, head: str | None, own: list[str],
-                    left_out: list[str]) -> tuple[snapshot.Snapshot, str]:
+def _first_snapshot(root: str, head: str | None, own: list[str], left_out: list[str],
+                    started: snapshot.Started | None) -> tuple[snapshot.Snapshot, str]:
     """The snapshot before the command (its throwaway index kept for the one after) and the
     tree it is compared with: HEAD's without the receipt's own and ignored files.
 
@@ -203,12 +208,14 @@ def _first_snapshot(root: str, head: str | None, own: list[str],
     against the tree made, as it was before."""
     if not head:
         empty = git.empty_tree(root)
-        return snapshot.take(root, own, left_out, expect=empty, keep=True), empty
+        return snapshot.take(root, own, left_out, expect=empty, keep=True,
+                             started=started), empty
     if left_out and git_index.may_hold(head, own, root, left_out):
         head_tree = git_index.tree_without(head, own, root, left_out)
-        return snapshot.take(root, own, left_out, expect=head_tree, keep=True), head_tree
+        return snapshot.take(root, own, left_out, expect=head_tree, keep=True,
+                             started=started), head_tree
     stored = git.tree_of(head, root)
-    before = snapshot.take(root, own, left_out, expect=stored, keep=True)
+    before = snapshot.take(root, own, left_out, expect=stored, keep=True, started=started)
     if before.tree == stored or not left_out:
         return before, stored
     head_tree = git_index.tree_without(head, own, root, left_out)
