@@ -298,6 +298,34 @@ def _flagged(listing: bytes) -> dict[str, tuple[str, str, str]]:
     return _parsed(r for r in listing.split(b"\0") if r[:1] in _FLAG_TAGS)
 
 
+def _may_hold(listing: bytes, added: list[str] | None, paths: list[str],
+              globs: list[str]) -> bool:
+    """Can the index hold a path that PATHS (literal) or GLOBS match, when LISTING is what
+    it held before the add (``ls-files -s -z`` records) and ADDED what the add put in it?
+    False only when none is there or below: no entry sits at or under a literal path, nor
+    under the folder a wildcard glob starts with (one without a folder could match anything:
+    True). One regular-expression scan of the listing; a loop over ADDED, what changed."""
+    if added is None:
+        return True
+    needles = list(paths)
+    for glob in globs:
+        wild = next((at for at, c in enumerate(glob) if c in "*?[\\"), None)
+        if wild is None:
+            needles.append(glob)
+            continue
+        folder = glob[:glob.rfind("/", 0, wild) + 1].rstrip("/")
+        if not folder:
+            return True
+        needles.append(folder)
+    if not needles:
+        return False
+    if any(p == n or p.startswith(n + "/") for p in added for n in needles):
+        return True
+    found = re.compile(rb"\t(?:" + b"|".join(re.escape(n.encode("utf-8", "surrogateescape"))
+                                             for n in needles) + rb")[\0/]")
+    return bool(listing) and found.search(listing) is not None
+
+
 def _unflaggable(index_file: str) -> bool:
     """Can no entry of INDEX_FILE be skip-worktree? Version 2 has no extended flags: git
     writes version 3 as soon as one entry needs them (a sparse checkout's do)."""
@@ -478,9 +506,9 @@ def take(root: str, leave_out: Iterable[str] = (), ignore: Iterable[str] = (), *
         hidden, added, removed = early or _add_all(root, env, config)
         # tracked or not, the receipt, log and ledger are never part of the tree; after
         # `add --all` no entry can sit below a path that is a file, so `rm -r` of the literal
-        # path removes exactly what `update-index --force-remove` did. A kept index had them
-        # taken out already: when the add put nothing in it, there is nothing to take out.
-        if not (reused and added == []):
+        # path removes exactly what `update-index --force-remove` did. It runs only when the
+        # index can hold one: the real index's (a kept index has none) or what the add put in.
+        if _may_hold(b"" if reused else listing, added, leave_out, ignore):
             git_index.remove_from_index([_literal(p) for p in leave_out], ignore, cwd=root,
                                         env=env, config=config)
         tree = git.text("write-tree", cwd=root, env=env)
