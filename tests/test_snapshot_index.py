@@ -295,3 +295,17 @@ def test_a_begun_snapshot_is_the_one_take_makes(mixed: Repo) -> None:
     dropped.discard()
     assert not os.path.exists(copy)
     dropped.discard()  # twice: nothing left to do
+
+
+def test_a_begun_snapshot_says_which_paths_the_index_tracks(repo: Repo) -> None:
+    repo.commit("base", **{"a.txt": "a\n", "dir__b.txt": "b\n", "odd\tname": "o\n"})
+    repo.write("untracked.txt", "u\n")
+    begun = snapshot.start(str(repo.path))
+    assert begun is not None
+    try:
+        asked = ["a.txt", "dir/b.txt", "dir", "untracked.txt", "name", "odd\tname", "b.txt"]
+        # as `git ls-files` of each path lists it: a directory, or the tail of a name after
+        # a tab, is not a tracked file
+        assert begun.tracked(asked) == {"a.txt", "dir/b.txt", "odd\tname"}
+    finally:
+        begun.discard()

@@ -128,6 +128,8 @@ def _identity(path: str) -> tuple[int, ...] | None:
 # Records of `git ls-files -s -z` ("<mode> <id> <stage>\t<path>"); with -v each starts with a
 # tag letter: lower case for assume-unchanged, S for skip-worktree.
 _RECORD = re.compile(rb"(?:([A-Za-z]) )?([0-7]{6}) ([0-9a-f]+) 0\t(.*)", re.DOTALL)
+# what precedes the tab of a `git ls-files -v -s` record, at any stage
+_HEADER = re.compile(rb"[A-Za-z] [0-7]{6} [0-9a-f]+ [0-3]")
 _FLAG_TAGS = (b"S", b"h", b"s")  # merged entries only: M and m are conflicts
 
 
@@ -341,15 +343,38 @@ class Started:
     """A first snapshot under way (``start``): the copy of the real index made, its listing
     and ``git add --all`` running; ``take(..., started=)`` finishes it, ``discard`` drops it."""
 
-    __slots__ = ("add", "config", "index", "listing", "temp_index")
+    __slots__ = ("_listed", "_listing", "add", "config", "index", "temp_index")
 
     def __init__(self, temp_index: str, index: tuple[int, ...], config: list[str],
                  listing: Callable[[], bytes], add: Callable[[], bytes]) -> None:
         self.temp_index: str | None = temp_index
         self.index = index
         self.config = config
-        self.listing = listing
+        self._listing = listing
+        self._listed: bytes | None = None
         self.add = add
+
+    def listing(self) -> bytes:
+        """The real index's ``ls-files -s -v -z``, waited for once."""
+        if self._listed is None:
+            self._listed = self._listing()
+        return self._listed
+
+    def tracked(self, paths: Iterable[str]) -> set[str]:
+        """Those of PATHS (from the root) the listing has an entry for: what ``ls-files``
+        of the paths says of them as files, without reading the index again."""
+        listing = self.listing()
+        found = set()
+        for path in paths:
+            record_end = b"\t" + path.encode("utf-8", "surrogateescape") + b"\0"
+            at = listing.find(record_end)
+            while at >= 0:
+                start = listing.rfind(b"\0", 0, at) + 1
+                if _HEADER.fullmatch(listing, start, at):  # the tab ends the header
+                    found.add(path)
+                    break
+                at = listing.find(record_end, at + 1)
+        return found
 
     def discard(self) -> None:
         """Wait for the processes (never leave git running) and delete the copy."""

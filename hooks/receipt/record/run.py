@@ -61,7 +61,8 @@ def run(
     try:
         cwd = root if at_root else os.getcwd()
         context = run_context(root, cwd)
-        where = destinations.resolve(paths, receipt_arg, log_arg)
+        where = destinations.resolve(paths, receipt_arg, log_arg,
+                                     begun.tracked if begun is not None else None)
         from hooks.core import config
 
         policy_file = config.for_repo(paths)
