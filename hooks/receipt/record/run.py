@@ -49,20 +49,24 @@ def run(
     sign: bool = False,
     at_root: bool = False,
     shard: str | None = None,
+    begun: tuple[snapshot.Started | None] | None = None,
 ) -> int:
     """Run COMMAND (in the current directory, or the root when AT_ROOT) and write its
-    receipt; the exit code is the command's."""
+    receipt; the exit code is the command's. BEGUN: the caller refused clone-local filters
+    and began the first snapshot (``snapshot.start``, None when it could not)."""
     paths = git.repo_paths()
     root = paths.root
-    from hooks.core.attributes import refuse_local_filters
+    if begun is None:
+        from hooks.core.attributes import refuse_local_filters
 
-    refuse_local_filters(root, paths.common_dir)  # before git add runs a filter
-    begun = snapshot.start(root)  # git reads the work tree while the run is set up
+        refuse_local_filters(root, paths.common_dir)  # before git add runs a filter
+        begun = (snapshot.start(root),)  # git reads the work tree while the run is set up
+    first = begun[0]
     try:
         cwd = root if at_root else os.getcwd()
         context = run_context(root, cwd)
         where = destinations.resolve(paths, receipt_arg, log_arg,
-                                     begun.tracked if begun is not None else None)
+                                     first.tracked if first is not None else None)
         from hooks.core import config
 
         policy_file = config.for_repo(paths)
@@ -72,10 +76,10 @@ def run(
         head = git.head_commit(root)
         own = where.written
         left_out = own.and_ignored(ignore)
-        before, head_tree = _first_snapshot(root, head, own.paths, left_out, begun)
+        before, head_tree = _first_snapshot(root, head, own.paths, left_out, first)
     finally:
-        if begun is not None:
-            begun.discard()  # when the set-up failed: git waited for, the copy deleted
+        if first is not None:
+            first.discard()  # when the set-up failed: git waited for, the copy deleted
     try:  # the second snapshot starts from the first's throwaway index
         _warn_environments(before.environments)
         judged = judged_argv({"argv": argv, **context}) or argv
