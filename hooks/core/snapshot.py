@@ -381,11 +381,13 @@ class Started:
         path, self.temp_index = self.temp_index, None
         if path is None:
             return
-        for wait in (self.listing, self.add):
-            with contextlib.suppress(git.GitError):
-                wait()
-        if os.path.exists(path):
-            os.unlink(path)
+        try:
+            for wait in (self.listing, self.add):
+                with contextlib.suppress(git.GitError):
+                    wait()
+        finally:
+            if os.path.exists(path):
+                os.unlink(path)
 
 
 def start(root: str) -> Started | None:
