@@ -124,7 +124,12 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
             commands = [layout.rerun_hint(loaded.data)]
     if not commands:
         commands = [rerun_command(None)]
-    tree = snapshot.take(root, own.paths, left_out).tree
+    # expected: a green receipt's tree. The snapshot equal to it is the one `receipt run`
+    # took, which looked for no environment and named no hidden path either (nor is either
+    # needed here): only a tree that differs costs those looks.
+    green = next((j.data for j in judged if j.green and j.data), None)
+    tree = snapshot.take(root, own.paths, left_out,
+                         expect=str(green.get("git_tree")) if green else None).tree
     result = Coverage(tree, judged, commands, None)
     if not result.any_green:  # nothing green to compare with: what HEAD holds is the baseline
         head = git.head_commit(root)

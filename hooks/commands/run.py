@@ -19,8 +19,6 @@ USAGE = ("receipt run [--receipt PATH] [--log PATH] [--junit FILE] [--reuse] [--
 
 
 def main(argv: Sequence[str]) -> int:
-    from hooks.receipt.record.run import run
-
     options, command, shell_form = split_at_dashdash(argv)
     parser = ArgumentParser(prog="receipt run", usage=USAGE)
     describe(parser, "Run a command and write a receipt of how it ended: its exit code, the "
@@ -60,8 +58,23 @@ def main(argv: Sequence[str]) -> int:
     elif not command:
         parser.error("no command after '--'")
     refuse_hidden_failures(command, shell_form)
-    return run(command, shell=shell_form, receipt_arg=args.receipt, log_arg=args.log,
-               junit=args.junit, reuse=args.reuse, sign=args.sign, shard=args.shard)
+    from hooks.core import git
+    from hooks.core import snapshot
+    from hooks.core.attributes import refuse_local_filters
+
+    paths = git.repo_paths()
+    refuse_local_filters(paths.root, paths.common_dir)  # before git add runs a filter
+    # git reads the work tree for the first snapshot while the rest of the run loads
+    begun = snapshot.start(paths.root)
+    try:
+        from hooks.receipt.record.run import run
+
+        return run(command, shell=shell_form, receipt_arg=args.receipt, log_arg=args.log,
+                   junit=args.junit, reuse=args.reuse, sign=args.sign, shard=args.shard,
+                   begun=(begun,))
+    finally:
+        if begun is not None:
+            begun.discard()  # when the run stopped before its snapshot: git waited for
 
 
 def refuse_hidden_failures(command: Sequence[str], shell_form: bool) -> None:

@@ -19,9 +19,11 @@ from __future__ import annotations
 import os
 
 from hooks.core import git
-from hooks.core.diff import FileDiff
-from hooks.core.diff import parse_diff
 from hooks.core.errors import UserError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from hooks.core.diff import FileDiff  # loaded where a diff is read; a push's check reads none
 
 PRE_PUSH_VARIABLES = ("PRE_COMMIT_REMOTE_NAME", "PRE_COMMIT_REMOTE_URL", "PRE_COMMIT_LOCAL_BRANCH")
 
@@ -50,6 +52,8 @@ class Change:
         # file, a pure rename too), so its raw diff is empty exactly when no path is touched
         self._touches: bool | None = None
         if diff_output is not None:
+            from hooks.core.diff import parse_diff
+
             self._diffs = parse_diff(diff_output)
             self._touches = bool(diff_output)
 

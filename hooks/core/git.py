@@ -19,6 +19,7 @@ import contextlib
 import functools
 import os
 import subprocess
+from collections.abc import Callable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -75,6 +76,30 @@ def run(
         check=False,
     )
     return checked(args, proc.returncode, proc.stdout, proc.stderr)
+
+
+def started(*args: str, cwd: str | None = None,
+            env: Mapping[str, str] | None = None) -> Callable[[], bytes]:
+    """Start git in the background, its output into an unnamed file (no pipe to fill while
+    the caller does other work); the function returned waits and returns what ``run``
+    would."""
+    import tempfile
+
+    out = tempfile.TemporaryFile()  # noqa: SIM115  # closed by wait()
+    try:
+        proc = subprocess.Popen(("git", *args), cwd=cwd, env=git_env(env), stdout=out,
+                                stderr=subprocess.PIPE)
+    except BaseException:
+        out.close()
+        raise
+
+    def wait() -> bytes:
+        with out:
+            _none, stderr = proc.communicate()
+            out.seek(0)
+            return checked(args, proc.returncode, out.read(), stderr)
+
+    return wait
 
 
 def checked(args: tuple[str, ...], code: int, stdout: bytes, stderr: bytes) -> bytes:
@@ -220,11 +245,13 @@ def paths_in_commit(commit: str, paths: Iterable[str], cwd: str | None = None) -
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 
-def ignored_paths(cwd: str, paths: Iterable[str]) -> list[str]:
-    """Which of PATHS (relative to CWD) git ignores, in one ``git check-ignore``."""
+def ignored_paths(cwd: str, paths: Iterable[str], untracked: bool = False) -> list[str]:
+    """Which of PATHS (relative to CWD) git ignores, in one ``git check-ignore``. UNTRACKED:
+    the caller knows none is tracked (a tracked path is never reported), so the index, which
+    says so, is not read (``--no-index``: a large index costs milliseconds to read)."""
     wanted = [p for p in paths if p]
     proc = subprocess.run(
-        ("git", "check-ignore", "-z", "--stdin"),
+        ("git", "check-ignore", "-z", "--stdin", *(["--no-index"] if untracked else [])),
         input=b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in wanted),
         cwd=cwd, env=git_env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False,
     )  # exit 1 means "none ignored", not an error

@@ -12,11 +12,20 @@ from collections.abc import Mapping
 from hooks.core import git
 
 
-def temp_index_path() -> str:
-    """A path for a throwaway index: git will create it (it refuses an empty file)."""
+def temp_index_path(near: str | None = None) -> str:
+    """A path for a throwaway index: git will create it (it refuses an empty file). NEAR is
+    an index file: the path is then in its directory when that is writable (one filesystem,
+    so the copy's timestamps compare with the files' as the index's do), else in the system's
+    temporary directory."""
     import tempfile
 
-    fd, path = tempfile.mkstemp(prefix="receipt-index-")
+    try:
+        fd, path = tempfile.mkstemp(prefix="receipt-index-",
+                                    dir=os.path.dirname(near) if near else None)
+    except OSError:
+        if not near:
+            raise
+        fd, path = tempfile.mkstemp(prefix="receipt-index-")
     os.close(fd)
     os.unlink(path)
     return path
@@ -53,6 +62,29 @@ def remove_from_index(pathspecs: Iterable[str], globs: Iterable[str], cwd: str |
     if specs:
         git.run(*config, "rm", "--cached", "-r", "-f", "--quiet", "--ignore-unmatch", "--", *specs,
             cwd=cwd, env=env)
+
+
+def may_hold(commit: str, paths: Iterable[str], cwd: str | None = None,
+             ignore: Iterable[str] = ()) -> bool:
+    """Might COMMIT's tree hold a file PATHS or the IGNORE globs match? False only when it
+    holds none, and ``tree_without`` then has nothing to take out. One ``ls-tree`` of the
+    paths and of the directories the globs start with, which reads only the trees on the
+    way (a diff against the empty tree reads them all); a glob that starts with a wildcard
+    could match anywhere: True."""
+    wanted = []
+    for spec in (*(p for p in paths if p), *(g for g in ignore if g)):
+        wild = next((at for at, c in enumerate(spec) if c in "*?[\\"), None)
+        if wild is None:
+            wanted.append(spec)
+            continue
+        folder = spec[:spec.rfind("/", 0, wild) + 1].rstrip("/")
+        if not folder:
+            return True
+        wanted.append(folder)
+    if not wanted:
+        return False
+    return bool(git.run("ls-tree", "-r", "--full-tree", "--name-only", "-z", commit, "--",
+                        *wanted, cwd=cwd))
 
 
 def tree_without(commit: str, paths: Iterable[str], cwd: str | None = None,

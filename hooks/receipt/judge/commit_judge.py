@@ -207,9 +207,10 @@ class Judge:
             unknown = rerun_command(None)
             return [Finding(f"{label}: {f.message.replace(unknown, rerun or unknown)}", f.code,
                             f.kind, commit=commit) for f in loaded.findings]
-        from hooks.receipt.judge import shards  # shards hook-in
+        # shards hook-in; the module (and its base64, zlib) loaded only for a shard receipt
+        if not as_shard and isinstance(loaded.data.get("shard"), dict):
+            from hooks.receipt.judge import shards
 
-        if not as_shard and shards.shard_of(loaded.data) is not None:
             return [shards.alone(commit, loaded.data, shown)]
         misnamed = _misnamed_log(commit, loaded.data, shown, self.root)
         if misnamed:

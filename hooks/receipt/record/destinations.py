@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 
 from hooks.core import git
 from hooks.core.errors import UserError
@@ -77,8 +78,10 @@ def _previous_log(receipt_path: str) -> str | None:
     return log if isinstance(log, str) else ""
 
 
-def resolve(paths: git.RepoPaths, receipt_arg: str | None, log_arg: str | None) -> Destinations:
-    """The receipt and log paths, or a UserError (exit 1) naming the one that is not ours."""
+def resolve(paths: git.RepoPaths, receipt_arg: str | None, log_arg: str | None,
+            tracked_of: Callable[[list[str]], set[str]] | None = None) -> Destinations:
+    """The receipt and log paths, or a UserError (exit 1) naming the one that is not ours.
+    TRACKED_OF tells which of some paths the index tracks (default: ``git ls-files``)."""
     root = paths.root
     no_log = log_arg is not None and os.path.realpath(log_arg) == os.devnull
     receipt_path, log_path = layout.resolve_paths(root, receipt_arg, None if no_log else log_arg)
@@ -104,7 +107,9 @@ def resolve(paths: git.RepoPaths, receipt_arg: str | None, log_arg: str | None) 
                             f"writes only regular files of its own; choose another path"
                             + (f" (--log {os.devnull} keeps no log)" if option == "--log" else ""))
     inside = [(o, g, p, r) for o, g, p, r in wanted if not os.path.isabs(r)]
-    tracked = set(git.tracked_files(root, [r for _o, _g, _p, r in inside])) if inside else set()
+    rels = [r for _o, _g, _p, r in inside]
+    tracked = (tracked_of(rels) if tracked_of else set(git.tracked_files(root, rels))) \
+        if inside else set()
     previous_log = _previous_log(receipt_path) if tracked else None
     for option, given, _path, rel in inside:
         ours = previous_log is not None and (option == "--receipt" or rel == previous_log)
@@ -115,7 +120,7 @@ def resolve(paths: git.RepoPaths, receipt_arg: str | None, log_arg: str | None) 
                             f"for whatever it holds; choose a path git ignores, such as "
                             f"{default}")
     untracked = [r for _o, _g, _p, r in inside if r not in tracked]
-    ignored = set(git.ignored_paths(root, untracked)) if untracked else set()
+    ignored = set(git.ignored_paths(root, untracked, untracked=True)) if untracked else set()
     for rel in untracked:
         if rel not in ignored:
             warn(f"receipt: warning: {rel} is not ignored by git; add "

@@ -7,7 +7,6 @@ import hashlib
 import json
 import os
 import platform
-import socket
 import tempfile
 import time
 from collections.abc import Sequence
@@ -50,81 +49,93 @@ def run(
     sign: bool = False,
     at_root: bool = False,
     shard: str | None = None,
+    begun: tuple[snapshot.Started | None] | None = None,
 ) -> int:
     """Run COMMAND (in the current directory, or the root when AT_ROOT) and write its
-    receipt; the exit code is the command's."""
+    receipt; the exit code is the command's. BEGUN: the caller refused clone-local filters
+    and began the first snapshot (``snapshot.start``, None when it could not)."""
     paths = git.repo_paths()
     root = paths.root
-    cwd = root if at_root else os.getcwd()
-    context = run_context(root, cwd)
-    where = destinations.resolve(paths, receipt_arg, log_arg)
-    from hooks.core import config
+    if begun is None:
+        from hooks.core.attributes import refuse_local_filters
 
-    policy_file = config.for_repo(paths)
-    ignore = policy_file.ignore
-    from hooks.core.attributes import refuse_local_filters
-
-    refuse_local_filters(root, paths.common_dir)
-    argv = command_argv(command, shell)
-    stored = stored_argv.store(argv)
-    head = git.head_commit(root)
-    own = where.written
-    left_out = own.and_ignored(ignore)
-    head_tree = (git_index.tree_without(head, own.paths, root, left_out) if head and left_out
-                 else git.tree_of(head, root) if head else git.empty_tree(root))
-    before = snapshot.take(root, own.paths, left_out, expect=head_tree)
-    _warn_environments(before.environments)
-    judged = judged_argv({"argv": argv, **context}) or argv
-    if reuse:
-        from hooks.receipt.record.reuse import reusable
-
-        green = reusable(judged, before.tree, root, policy_file, layout.memo_dir(paths))
-        if green is not None:
-            warn(f"receipt run: --reuse: tree {git.short(before.tree)} already has a green "
-                 f"receipt from '{green.get('command')}' ({green.get('hostname')}, finished "
-                 f"{green.get('finished_utc')}); not running it again")
-            return 0
-    runtime = runtime_of(argv, os.path.join(paths.common_dir, "receipt-hooks"))
-    from hooks.receipt.judge import shards
-
-    split = shards.selection_for_run(shard, argv)
-    collected = shards.collection(split, argv, cwd) if split is not None else None
-
-    junit_before = _written_state(junit) if junit else None
-    sink = _LogSink(where.log_path)
-    digest = hashlib.sha256()
-    counter = TestCounter.for_command(argv, policy_file.summary_pattern)
-    started = utc_now()
-    t0 = time.monotonic()
+        refuse_local_filters(root, paths.common_dir)  # before git add runs a filter
+        begun = (snapshot.start(root),)  # git reads the work tree while the run is set up
+    first = begun[0]
     try:
-        with process.SignalForwarder() as forwarder:
+        cwd = root if at_root else os.getcwd()
+        context = run_context(root, cwd)
+        where = destinations.resolve(paths, receipt_arg, log_arg,
+                                     first.tracked if first is not None else None)
+        from hooks.core import config
 
-            def record(chunk: bytes) -> None:
-                sink.write(chunk)
-                digest.update(chunk)
-                counter.feed(chunk)
-
-            outcome = process.run_streaming(argv, record, forwarder=forwarder, cwd=cwd)
-            size = outcome.output_bytes
-            if outcome.start_error:
-                message = f"receipt run: {printable(outcome.start_error)}"
-                warn(message)
-                line = f"{message}\n".encode()
-                record(line)
-                size += len(line)
-        sink.close()
+        policy_file = config.for_repo(paths)
+        ignore = policy_file.ignore
+        argv = command_argv(command, shell)
+        stored = stored_argv.store(argv)
+        head = git.head_commit(root)
+        own = where.written
+        left_out = own.and_ignored(ignore)
+        before, head_tree = _first_snapshot(root, head, own.paths, left_out, first)
     finally:
-        sink.discard()
-    exit_code = outcome.exit_code
-    if sink.error is not None:  # a full disk: the log is not the output, so no receipt
-        warn(f"receipt run: cannot write the log {where.log_rel}: {_reason(sink.error)}; no "
-             f"receipt written (the command exited {exit_code}): free some space and run it "
-             f"again")
-        return exit_code
-    duration = round(time.monotonic() - t0, 3)
-    finished = utc_now()
+        if first is not None:
+            first.discard()  # when the set-up failed: git waited for, the copy deleted
+    try:  # the second snapshot starts from the first's throwaway index
+        _warn_environments(before.environments)
+        judged = judged_argv({"argv": argv, **context}) or argv
+        if reuse:
+            from hooks.receipt.record.reuse import reusable
 
-    after = snapshot.take(root, own.paths, left_out, expect=before.tree, previous=before)
+            green = reusable(judged, before.tree, root, policy_file, layout.memo_dir(paths))
+            if green is not None:
+                warn(f"receipt run: --reuse: tree {git.short(before.tree)} already has a green "
+                     f"receipt from '{green.get('command')}' ({green.get('hostname')}, finished "
+                     f"{green.get('finished_utc')}); not running it again")
+                return 0
+        runtime = runtime_of(argv, os.path.join(paths.common_dir, "receipt-hooks"))
+        from hooks.receipt.judge import shards
+
+        split = shards.selection_for_run(shard, argv)
+        collected = shards.collection(split, argv, cwd) if split is not None else None
+
+        junit_before = _written_state(junit) if junit else None
+        sink = _LogSink(where.log_path)
+        digest = hashlib.sha256()
+        counter = TestCounter.for_command(argv, policy_file.summary_pattern)
+        started = utc_now()
+        t0 = time.monotonic()
+        try:
+            with process.SignalForwarder() as forwarder:
+
+                def record(chunk: bytes) -> None:
+                    sink.write(chunk)
+                    digest.update(chunk)
+                    counter.feed(chunk)
+
+                outcome = process.run_streaming(argv, record, forwarder=forwarder, cwd=cwd)
+                size = outcome.output_bytes
+                if outcome.start_error:
+                    message = f"receipt run: {printable(outcome.start_error)}"
+                    warn(message)
+                    line = f"{message}\n".encode()
+                    record(line)
+                    size += len(line)
+            sink.close()
+        finally:
+            sink.discard()
+        exit_code = outcome.exit_code
+        if sink.error is not None:  # a full disk: the log is not the output, so no receipt
+            warn(f"receipt run: cannot write the log {where.log_rel}: {_reason(sink.error)}; no "
+                 f"receipt written (the command exited {exit_code}): free some space and run it "
+                 f"again")
+            return exit_code
+        duration = round(time.monotonic() - t0, 3)
+        finished = utc_now()
+
+        after = snapshot.take(root, own.paths, left_out, expect=before.tree,
+                              previous=before)
+    finally:
+        before.discard()
     hidden = list(dict.fromkeys(before.hidden + after.hidden))
     tests = counter.result()
     if junit:
@@ -140,7 +151,9 @@ def run(
         "git_tree_after": after.tree,
         "ignored": ignore,
         "git_dirty": before.tree != head_tree,
-        "hostname": socket.gethostname() or "unknown",
+        # the host's name as socket.gethostname() says it (uname's nodename; platform asks
+        # socket itself where there is no uname), without importing socket on every run
+        "hostname": platform.node() or "unknown",
         "kernel": " ".join(filter(None, (platform.system(), platform.release(),
                                          platform.machine()))) or "unknown",
         "runtime": runtime,
@@ -186,6 +199,35 @@ def run(
              f"repository root: receipt check reads it as part of the suite; run it from "
              f"{printable(root)}, or 'receipt run' alone for the configured suite")
     return exit_code
+
+
+def _first_snapshot(root: str, head: str | None, own: list[str], left_out: list[str],
+                    started: snapshot.Started | None) -> tuple[snapshot.Snapshot, str]:
+    """The snapshot before the command (its throwaway index kept for the one after) and the
+    tree it is compared with: HEAD's without the receipt's own and ignored files.
+
+    That tree costs an index of HEAD's files to make, so when HEAD cannot hold those files
+    the snapshot is compared with HEAD's tree as it is, and the tree made only when they
+    differ (a git tree is canonical: a snapshot equal to HEAD's tree is HEAD's tree without
+    them). Should HEAD's stored tree not be what git writes for it, the snapshot is taken again
+    against the tree made, as it was before."""
+    if not head:
+        empty = git.empty_tree(root)
+        return snapshot.take(root, own, left_out, expect=empty, keep=True,
+                             started=started), empty
+    if left_out and git_index.may_hold(head, own, root, left_out):
+        head_tree = git_index.tree_without(head, own, root, left_out)
+        return snapshot.take(root, own, left_out, expect=head_tree, keep=True,
+                             started=started), head_tree
+    stored = git.tree_of(head, root)
+    before = snapshot.take(root, own, left_out, expect=stored, keep=True, started=started)
+    if before.tree == stored or not left_out:
+        return before, stored
+    head_tree = git_index.tree_without(head, own, root, left_out)
+    if head_tree != stored:
+        before.discard()
+        before = snapshot.take(root, own, left_out, expect=head_tree, keep=True)
+    return before, head_tree
 
 
 def _remember_valid(receipt: dict[str, Any], raw: bytes, paths: git.RepoPaths) -> None:

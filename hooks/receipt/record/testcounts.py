@@ -28,7 +28,6 @@ import re
 from collections.abc import Callable
 from collections.abc import Collection
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from hooks.core.config import SUMMARY_GROUPS
 from hooks.core.text import LineBuffer
@@ -97,12 +96,19 @@ def _plain(m: re.Match[str]) -> Counts:
     return _counts("plain", w.get("passed", 0), w.get("failed", 0), w.get("skipped", 0), 0)
 
 
-@dataclass(frozen=True)
 class SummaryFormat:
-    runner: str
-    needle: str  # a substring every matching line contains: skips the regex on other lines
-    pattern: re.Pattern[str]
-    counts: Callable[[re.Match[str]], Counts]
+    """A runner's summary line. A plain class: ``dataclasses`` costs every run an import of
+    ``inspect``."""
+
+    __slots__ = ("counts", "needle", "pattern", "runner")
+
+    def __init__(self, runner: str, needle: str, pattern: re.Pattern[str],
+                 counts: Callable[[re.Match[str]], Counts]) -> None:
+        self.runner = runner
+        # a substring every matching line contains: skips the regex on other lines
+        self.needle = needle
+        self.pattern = pattern
+        self.counts = counts
 
 
 SUMMARY_FORMATS: tuple[SummaryFormat, ...] = (
