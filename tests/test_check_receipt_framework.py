@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sys
 
+from conftest import MANIFEST_HOOKS
 from conftest import PASSING_TEST
 from conftest import Repo
 from conftest import precommit_config
@@ -71,14 +72,13 @@ def test_pre_commit_run_with_refs_checks_the_to_ref(
     assert f"stale: {second[:7]} differs from the tested tree" in refused.both
 
 
-def test_try_repo_runs_every_manifest_hook(repo: Repo, hook_repo: tuple[str, str]) -> None:
-    # try-repo builds a fresh hook environment each time: this is the suite's one use of it
+def test_every_manifest_hook_runs_at_the_manual_stage(repo: Repo,
+                                                     hook_repo: tuple[str, str]) -> None:
     repo.write("t.py", PASSING_TEST)
     repo.write("assumption-ledger.jsonl", "[1]\n")
+    repo.write(".pre-commit-config.yaml", precommit_config(hook_repo, *MANIFEST_HOOKS))
     repo.commit("tests, and a ledger line committed with --no-verify")
-    path, rev = hook_repo
-    tried = repo.run("pre-commit", "try-repo", path, "--ref", rev, "--hook-stage", "manual",
-                     "--all-files", "--verbose")
+    tried = repo.run("pre-commit", "run", "--hook-stage", "manual", "--all-files", "--verbose")
     assert tried.code == 1
     assert re.search(r"^check-receipt\.+Failed$", tried.out, re.M), tried.out
     assert "no receipt at artifacts/test-receipt.json" in tried.out
