@@ -164,6 +164,6 @@ def remember_valid(memo_dir: str, digest: str) -> None:
 
 def digest_for(name: str, raw: bytes) -> str:
     """Memo key: this schema (as installed) and these exact document bytes."""
-    import hashlib  # loading OpenSSL costs ~4 ms: only the paths that remember pay it
+    from hooks.core import digests
 
-    return hashlib.sha256(schema_identity(name) + b"\0" + raw).hexdigest()
+    return digests.sha256(schema_identity(name) + b"\0" + raw).hexdigest()

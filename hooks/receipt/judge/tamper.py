@@ -10,10 +10,10 @@ only when the log here is its own (same SHA-256 and size), and is then compared 
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
 
+from hooks.core import digests
 from hooks.core import git
 from hooks.core.cmdline import quoted
 from hooks.core.exits import INVALID
@@ -105,11 +105,11 @@ class Tamper:
 
         key = json.dumps([path, info.st_size, info.st_mtime_ns, info.st_ino, output, tests],
                          sort_keys=True)
-        return os.path.join(self.memo, "log-" + hashlib.sha256(key.encode()).hexdigest())
+        return os.path.join(self.memo, "log-" + digests.sha256(key.encode()).hexdigest())
 
 
 def _sha256(path: str) -> str:
-    digest = hashlib.sha256()
+    digest = digests.sha256()
     with open(path, "rb") as log:
         for chunk in iter(lambda: log.read(CHUNK), b""):
             digest.update(chunk)
@@ -123,7 +123,7 @@ def mismatch(path: str, output: dict[str, Any], tests: object, argv: Sequence[st
     config's SUMMARY_PATTERN."""
     from hooks.receipt.record.testcounts import TestCounter
 
-    digest = hashlib.sha256()
+    digest = digests.sha256()
     counter = TestCounter.for_command(argv, summary_pattern)
     size = 0
     with open(path, "rb") as log:

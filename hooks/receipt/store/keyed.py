@@ -20,13 +20,13 @@ the key is derived from the command alone, not from where the file is.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import posixpath
 import shlex
 from collections.abc import Sequence
 
+from hooks.core import digests
 from hooks.core.cmdline import SHELL
 
 TYPE_CHECKING = False
@@ -89,7 +89,7 @@ def same_command(recorded: Sequence[str], configured: str) -> bool:
 
 def key_of(argv: Sequence[str]) -> str:
     text = json.dumps(comparable(argv), separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:KEY_LENGTH]
+    return digests.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:KEY_LENGTH]
 
 
 def keyed_path(receipt_path: str, argv: Sequence[str]) -> str:

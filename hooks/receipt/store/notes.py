@@ -21,13 +21,13 @@ and one ``cat-file --batch``, whatever the number of trees.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Sequence
 
+from hooks.core import digests
 from hooks.core import git
 from hooks.core import git_notes
 
@@ -43,7 +43,7 @@ MAX_NOTE_BYTES = 8 << 20
 
 def digest(receipt: dict[str, Any]) -> str:
     text = json.dumps(receipt, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    return digests.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def canonical(receipt: dict[str, Any]) -> bytes:
