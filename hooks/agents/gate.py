@@ -19,7 +19,6 @@ it tested.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -28,6 +27,7 @@ from hooks.agents.coverage import Coverage
 from hooks.agents.coverage import Judged
 from hooks.agents.formats import HookInput
 from hooks.claims.scan import Claim
+from hooks.core import digests
 from hooks.core import git
 from hooks.core.fileio import atomic_write
 from hooks.core.times import utc_now
@@ -209,7 +209,7 @@ def record(ledger: str, event: dict[str, object]) -> str | None:
 
 
 def _state_path(state_dir: str, agent: str, session: str) -> str:
-    key = hashlib.sha256(f"{agent}\0{session}".encode("utf-8", "surrogateescape")).hexdigest()
+    key = digests.sha256(f"{agent}\0{session}".encode("utf-8", "surrogateescape")).hexdigest()
     return os.path.join(state_dir, f"{agent}-{key[:16]}.json")
 
 

@@ -16,11 +16,11 @@ of failing tests also holds those assertion lines.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections import deque
 
+from hooks.core import digests
 from hooks.core.text import LineBuffer
 from hooks.core.text import visible
 
@@ -79,7 +79,7 @@ class Fingerprint:
 
 
 def _digest(parts: list[str]) -> str:
-    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    return digests.sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class Normaliser:

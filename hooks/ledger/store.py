@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import stat
 
+from hooks.core import digests
 from hooks.core import git_index
 from hooks.core import schemas
 from hooks.core.errors import UserError
@@ -97,12 +97,12 @@ def invalid_lines(path: str, shown: str, memo_dir: str | None = None) -> list[tu
 
 
 def _prefix_memo_path(path: str, memo_dir: str) -> str:
-    key = hashlib.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()
+    key = digests.sha256(os.path.realpath(path).encode("utf-8", "surrogateescape")).hexdigest()
     return os.path.join(memo_dir, f"ledger-{key[:16]}.json")
 
 
 def _memo_stamp(prefix: bytes) -> dict[str, object]:
-    return {"size": len(prefix), "sha256": hashlib.sha256(prefix).hexdigest(),
+    return {"size": len(prefix), "sha256": digests.sha256(prefix).hexdigest(),
             "schema": schemas.schema_identity(schemas.LEDGER_ENTRY).decode("utf-8", "replace")}
 
 

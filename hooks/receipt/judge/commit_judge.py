@@ -251,10 +251,10 @@ def _misnamed_log(commit: str, data: dict[str, Any], receipt: str, root: str) ->
     if not isinstance(log, str) or not isinstance(output, dict) or \
             not git.paths_in_commit(commit, [log], cwd=root):
         return None
-    import hashlib  # only here: the common check makes no digest
+    from hooks.core import digests
 
     content = git.blob(f"{commit}:{log}") or b""
-    if hashlib.sha256(content).hexdigest() == output.get("sha256"):
+    if digests.sha256(content).hexdigest() == output.get("sha256"):
         return None
     return (f"{receipt} is not a valid receipt: output.log names {log}, a file tracked in "
             f"{git.short(commit)} that is not the log it describes (its sha256 differs): run "

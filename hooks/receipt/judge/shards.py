@@ -20,10 +20,10 @@ The judging code calls ``compose`` from one marked hook-in (``Judge.from_notes``
 from __future__ import annotations
 
 import base64
-import hashlib
 import zlib
 from collections.abc import Sequence
 
+from hooks.core import digests
 from hooks.core import exits
 from hooks.core.errors import USAGE_ERROR
 from hooks.core.errors import UserError
@@ -154,7 +154,7 @@ def collection(split: Split, argv: Sequence[str], cwd: str) -> dict[str, Any] | 
 
 
 def collection_digest(ids: Sequence[str]) -> str:
-    return hashlib.sha256("\n".join(sorted(ids)).encode("utf-8", "surrogateescape")).hexdigest()
+    return digests.sha256("\n".join(sorted(ids)).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _collected(commands: Sequence[list[str]], cwd: str) -> list[list[str] | None]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import platform
@@ -14,6 +13,7 @@ from typing import Any
 from typing import BinaryIO
 
 import hooks
+from hooks.core import digests
 from hooks.core import git
 from hooks.core import git_index
 from hooks.core import process
@@ -100,7 +100,7 @@ def run(
 
         junit_before = _written_state(junit) if junit else None
         sink = _LogSink(where.log_path)
-        digest = hashlib.sha256()
+        digest = digests.sha256()
         counter = TestCounter.for_command(argv, policy_file.summary_pattern)
         started = utc_now()
         t0 = time.monotonic()

@@ -10,10 +10,10 @@ so the narrowing check still sees every flag of a long command line.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 
+from hooks.core import digests
 from hooks.core.cmdline import command_text
 from hooks.core.cmdline import is_shell_form
 from hooks.core.text import printable
@@ -64,7 +64,7 @@ def store(argv: Sequence[str]) -> StoredArgv:
     if words == list(argv) and stored == words and shown == command:
         return StoredArgv(stored, shown, None, [])
     exact = b"".join(_bytes(w) + b"\0" for w in argv)
-    original: dict[str, object] = {"sha256": hashlib.sha256(exact).hexdigest(),
+    original: dict[str, object] = {"sha256": digests.sha256(exact).hexdigest(),
                                    "count": len(argv), "bytes": len(exact)}
     notes = []
     if words != list(argv):
