@@ -168,13 +168,17 @@ RULES: tuple[ClaimRule, ...] = (
               "CI runs on every push to main."),
     ClaimRule("CLM005", "marks the tests done with a check mark",
               rf"(?:\u2705|\u2714\ufe0f?|\u2713|\[x\])\s*(?:all\s+)?(?:unit\s+)?(?:tests?|specs?|suite|"
-              rf"ci|checks)\b|\b(?:tests?|suite|ci|checks|{RUNNER})`?\s*(?::\s*|\u2192\s*|->\s*)?"
+              rf"ci|checks)\b|\b(?:tests?|suite|ci|checks|{RUNNER})`?(?:\s+run)?(?:\s+#\d+)?\s*"
+              rf"(?::\s*|\u2192\s*|->\s*)?"
               r"(?:\u2705|\u2714|\u2713)",
               "Summary:\n\u2705 tests\n\u2705 lint",
               "Summary:\n\u274c tests (2 failing)\n\u2705 lint", output=True),
     ClaimRule("CLM006", "says it was verified",
               r"\b(?:verified|confirmed|validated|tested) (?:it |this |that |everything |the fix |"
               r"the change |the changes )?(?:locally|end to end|end-to-end|on my machine)\b"
+              r"|\b(?:i|we)(?:'ve| have)?\s+(?:also\s+|just\s+|now\s+)?(?:verified|validated)\s+"
+              r"(?:the|this|that|it|my|our|both|all|each)\b(?!\s+(?:\w+\s+)?(?:bug|issue|problem|"
+              r"crash|failure|regression|repro|error)s?\b)"
               r"|\b(?:verified|confirmed|validated) (?:that )?(?:it works|it passes|everything|"
               r"the fix|the change|the changes|the behaviou?r|the tests|the suite)\b"
               r"|^\W*(?:i\s+|have\s+|i've\s+)*(?:verified|confirmed)\W*$"
@@ -262,7 +266,12 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\s*(?:py\d+|[\w.-]+-py\d+): (?:ok|commands succeeded)\b"
               r"|^\s*\d+ passing \(\d+m?s\)"
               r"|^ran \d+ tests? in [\d.]+s$"
-              r"|\b100% tests passed, 0 tests failed",
+              r"|\b100% tests passed, 0 tests failed"
+              r"|\b(?:tests )?passed:\s*[1-9]\d*,\s*failed:\s*0\b"
+              r"|\b(?P<nx>\d+) tests? run: (?P=nx) passed\b"
+              r"|^\s*\d+ passed \([\d.]+(?:ms|s|m)\)"
+              r"|(?:^|:\s)\s*\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))*"
+              r"\s*\W?\s*$",
               "```\ntest result: ok. 23 passed; 0 failed; 0 ignored\n```",
               "```\ntest result: FAILED. 15 passed; 2 failed; 0 ignored\n```",
               output=True),
@@ -272,7 +281,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"{RUNNER})\b"
               rf"|\(\d+\)|\b(\d+)/\1\b)"
               rf"|^\W*(?:[-*+]\s*|\d+[.)]\s*)?(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|"
-              rf"suite|checks)(?:\s+(?:tests|specs|suite))?\s*:\s*(?:pass(?:ed|ing)?|ok|green|"
+              rf"suite|checks)(?:\s+(?:tests|specs|suite))?\s*(?::|\s[-\u2013\u2014]|\u2192|->)\s*"
+              rf"(?:pass(?:ed|ing)?|ok|green|"
               rf"success(?:ful)?)\W*$"
               rf"|^\s*\|[^|\n]*\b(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|suite|checks)"
               rf"\b[^|\n]*\|\s*(?:\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|green\b|ok\b|"

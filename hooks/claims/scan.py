@@ -65,7 +65,9 @@ _CONDITION = re.compile(
     r"check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
     r"next step|to-?do|plan(?:s|ned)? to|"
     r"please|let me know)\b", re.IGNORECASE)
-_REPORTED = re.compile(r"\b(?:(?<!to )says?|said|claims?|claimed|reports? that|reported that|"
+# ("cargo-nextest says: ..." is the runner's own output, not hearsay)
+_REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )says?|"
+                       r"said|claims?|claimed|reports? that|reported that|"
                        r"mentioned|quot(?:e|es|ed|ing)|"
                        r"(?:you|they|he|she) (?:wrote|think|thought|believe)|"
                        r"(?:as )?per (?:the|your|their|his|her)|"
@@ -84,7 +86,8 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|o
                         re.IGNORECASE)
 # a part, not the whole: "3 of 5 tests pass", "most tests pass"
 _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
-                      r"(?:the\s+)?$|\b\d+\s*/\s*$|\b(?:mostly|nearly|almost|largely|partly)\s+$"
+                      r"(?:the\s+)?$|\b(?P<part>\d+)\s+(?:of|out of)\s+(?!(?P=part)\s)\d+\s+$"
+                      r"|\bonly\s+(?:ran|run|tested|executed|checked)\b.*$|\b\d+\s*/\s*$|\b(?:mostly|nearly|almost|largely|partly)\s+$"
                       r"|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
                       r"(?:the\s+)?(?:[\w-]+\s+){0,2}$"
                       r"|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
@@ -147,7 +150,7 @@ _ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$
 # what introduces a code block that is not this work's run: "Before my change:", "Expected
 # output:", "The issue's log:", "e.g."
 _LEAD_IN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|e\.g\.|"
-                      r"expected|should|would|issue|ticket|reporter|reported|user's|their|"
+                      r"(?<!as )expected|should|would|issue|ticket|reporter|reported|user's|their|"
                       r"yesterday|last (?:week|time|run))\b", re.IGNORECASE)
 _ASKS = re.compile(r"\W*(?:do|does|did|is|are|was|were|can|could|should|will|would|has|have|"
                    r"why|how|what|whether|any idea)\b", re.IGNORECASE)
@@ -251,6 +254,26 @@ def _blank_unless_runner(match: re.Match[str]) -> str:
     return _blank(match)
 
 
+# what a line says of inline code it shows as an example, not as this work's run: "prints e.g.
+# `12 passed in 0.3s`", "the message looks like `BUILD SUCCESS`"
+_SHOWN_AS_EXAMPLE = re.compile(r"\b(?:prints?|printed|outputs?|emits?|shows? up as|formats?|"
+                               r"messages?|strings?|looks? like|such as|like|e\.g\.|example|"
+                               r"expected|should|would|instead of|rather than|used to)\b",
+                               re.IGNORECASE)
+
+
+def _blank_unless_run(match: re.Match[str]) -> str:
+    """Inline code as output lines see it: a runner's command, or a test run's own summary
+    pasted inline ("Both runs: `436 passed, 3 skipped`", "`[INFO] BUILD SUCCESS`"), unless
+    the line shows it as an example; other inline code is blanked."""
+    inner = match.group(0)[1:-1]
+    line_start = match.string.rfind("\n", 0, match.start()) + 1
+    if any(r.pattern.search(inner) for r in _OUTPUT_RULES) \
+            and not _SHOWN_AS_EXAMPLE.search(match.string, line_start, match.start()):
+        return " " + inner + " "
+    return _blank_unless_runner(match)
+
+
 def _marked(match: re.Match[str]) -> str:
     """Quoted text as sentences see it: blanked, but a sentence may start at it."""
     return "Q" + _blank(match)[1:]
@@ -303,7 +326,8 @@ def _fails(text: str) -> bool:
 
 # the tests, CI or a run failing: "The integration suite fails on the DB fixture"
 _TEST_FAILS = re.compile(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|jobs?|checks?|"
-                         rf"{RUNNER}|{KINDS}|it|they|\d+)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
+                         rf"{RUNNER}|{KINDS}|it|they|\d+|remaining|the rest|others|"
+                         r"one|two|three|four|five|six)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
                          r"(?:is|are|still) failing|errors? out|errored|(?:is|are|went|turned) red|"
                          r"broke|crashed|hangs|hung|timed out|times out)\b", re.IGNORECASE)
 # a failure told as settled: fixed since, or before a rerun
@@ -331,6 +355,12 @@ def _partial(before: str, claimed: str) -> bool:
     return not (count and claimed.startswith(count.group(1) + " "))
 
 
+# a negation, but not of a failure ("no longer throws", "doesn't crash")
+_DOES_NOT = re.compile(r"(?:\b(?:not|never|cannot)\b|n't\b)(?!\s+(?:\w+\s+)?(?:throw|crash|fail|"
+                       r"error|break|hang|regress|leak|panic|raise|time out|flake)\w*)",
+                       re.IGNORECASE)
+
+
 def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) -> ClaimRule | None:
     for rule in rules:
         m = rule.pattern.search(clause)
@@ -354,6 +384,10 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) 
         if rule.needs_context and not TEST_CONTEXT.search(context):
             continue
         if _fails(clause[m.end():]):  # "passed once and failed twice": mixed
+            continue
+        # what it introduces says otherwise: "Tested locally: the modal still doesn't close"
+        after = re.match(r"\s*:(.*)", clause[m.end():])
+        if after and _DOES_NOT.search(after.group(1)):
             continue
         if "," in before and _fails_now(before[:before.rindex(",")]):  # "2 fail, the rest pass"
             continue
@@ -409,9 +443,44 @@ class _Blocks:
         return self.judged[start]
 
 
+# a section labelled as the state before the work, up to the one labelled as after it
+# ("Before:" a failing run, "After:" a passing one): only the after is this work's result
+_BEFORE_SECTION = re.compile(
+    r"^[ \t]*[#*_>\W]{0,6}(?:before|previously|originally|baseline|on main|old|without (?:the|my|"
+    r"this) (?:fix|change|patch))\b[^\n]{0,60}:[ \t*_]*\n.*?"
+    r"(?=^[ \t]*[#*_\W]{0,6}(?:after|now|new|with (?:the|my|this) (?:fix|change|patch))\b"
+    r"[^\n]{0,60}:)", re.IGNORECASE | re.MULTILINE | re.DOTALL)
+_TABLE = re.compile(r"(?:^[ \t]*\|.*\n?){2,}", re.MULTILINE)
+_BEFORE_COLUMN = re.compile(r"\W*(?:before|old|previously|was|main|baseline|before \S+)\W*",
+                            re.IGNORECASE)
+
+
+def _without_before_columns(match: re.Match[str]) -> str:
+    """A table with a "Before" column, that column blanked: "| tests | 3 failing | all 187
+    passing |" under "| Area | Before | After |" reads as its after."""
+    rows = match.group(0).split("\n")
+    header = rows[0].split("|")
+    gone = {i for i, cell in enumerate(header) if 0 < i < len(header) - 1
+            and _BEFORE_COLUMN.fullmatch(cell.strip())}
+    if not gone:
+        return match.group(0)
+    out = []
+    for row in rows:
+        cells = row.split("|")
+        out.append("|".join(" " * len(c) if i in gone and i < len(cells) - 1 else c
+                            for i, c in enumerate(cells)))
+    return "\n".join(out)
+
+
+def _as_now(text: str) -> str:
+    """TEXT without what it labels as the state before the work (a "Before:" section followed
+    by an "After:" one, a table's "Before" column), positions kept."""
+    return _TABLE.sub(_without_before_columns, _BEFORE_SECTION.sub(_blank, text))
+
+
 def find_claims(text: str) -> list[Claim]:
     """Every sentence of TEXT that claims the tests pass, with the first rule it meets."""
-    text = normalised(text)
+    text = _as_now(normalised(text))
     plain = unquoted(text)
     marked = _QUOTED.sub(_marked, _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, _FENCE.sub(
         _blank, text))))
@@ -421,7 +490,7 @@ def find_claims(text: str) -> list[Claim]:
     spans = sentences(marked)
     for _, a, b in spans:
         if (_TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])) \
-                or _TEST_PENDING.search(plain[a:b]):
+                or _TEST_PENDING.search(plain[a:b]) or _UNVERIFIED.search(plain[a:b]):
             blocks.failing.setdefault(blocks.of(a), []).append(a)
     for line, start, end in spans:
         sentence = plain[start:end].strip()
@@ -469,7 +538,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
     block failed or is still open."""
     shown = _SOURCE_FENCE.sub(_blank, text)
     shown = _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, shown))
-    shown = _INLINE_CODE.sub(_blank_unless_runner, _PROSE_QUOTE.sub(_blank, shown))
+    shown = _INLINE_CODE.sub(_blank_unless_run, _PROSE_QUOTE.sub(_blank, shown))
     found: list[Claim] = []
     claimed: set[int] = set()
     fences = _lead_ins(text)
