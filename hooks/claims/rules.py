@@ -48,6 +48,7 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"(?:mvn|\.?/?mvnw) (?:test|verify|install|package)|" \
          r"(?:gradle|\.?/?gradlew) (?:test|check|build)|" \
          r"(?:bin/)?rails test|rake (?:test|spec)|swift test|mix test|deno test|sbt test|" \
+         r"turbo (?:run )?test|nx (?:run-many -t |affected -t )?test|" \
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
@@ -60,14 +61,16 @@ SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|exist
           r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
           r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+)?(?:envs?|environments?|" \
           r"packages?|targets?|platforms?|jobs?|runners?|python versions|node versions|browsers?|" \
-          r"scenarios?|examples?|cases?|suites?|" \
+          r"scenarios?|examples?|cases?|suites?|workspaces?|modules?|crates?|projects?|" \
           r"matrix (?:entries|jobs))" \
-          rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?{KINDS}){{1,4}}" \
+          rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?" \
+          rf"(?:(?:full|nightly|whole|new|old)\s+){{0,2}}" \
+          rf"{KINDS}){{1,4}}" \
           r"(?:\s+(?:tests|suites|specs))?" \
           rf"|(?:the\s+)?(?:full\s+|whole\s+)?{RUNNER}(?:\s+runs?)?" \
           r"|everything|all of (?:it|them)|(?:the\s+)?whole thing|it all"
 # what it did: passed, went green, came back clean ("is happy" only of the tests, CI or a runner)
-_LINK = r"(?:'s|'re|\s+(?:is|are|was|were|has|have|been|now|still|all|both|also|too|again|" \
+_LINK = r"(?:'s|'re|\s+(?:is|are|r|was|were|has|have|been|now|still|all|both|also|too|again|" \
         r"fully|consistently|stays?|stayed|looks?|looked|seems?|came back|comes? back|ran|runs?|" \
         r"went|goes|go|turned|turns|completed?|finished|should|will|be|do|does|did|each))"
 # a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
@@ -92,6 +95,7 @@ TEST_CONTEXT = re.compile(r"\b(?:tests?|specs?|suites?|test cases?|pytest|jest|v
                           r"rspec|unittest|cargo test|go test|npm test|tox|nox|ci|checks?|"
                           r"jobs?|pipelines?|workflows?|builds?|re-?ran|rerun|tested|"
                           r"phpunit|playwright|cypress|gradlew?|mvn|make (?:test|check)|"
+                          rf"(?:re-?)?ran (?:the |both |all )?{KINDS}\b|"
                           r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|(?:re-?)?ran (?:everything|"
                           r"it all|the whole thing))\b", re.IGNORECASE)
 
@@ -176,7 +180,8 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM006", "says it was verified",
               r"\b(?:verified|confirmed|validated|tested) (?:it |this |that |everything |the fix |"
               r"the change |the changes )?(?:locally|end to end|end-to-end|on my machine)\b"
-              r"|\b(?:i|we)(?:'ve| have)?\s+(?:also\s+|just\s+|now\s+)?(?:verified|validated)\s+"
+              r"|(?:^\W*|\b(?:i|we)(?:'ve| have)?\s+)(?:also\s+|just\s+|now\s+)?"
+              r"(?:verified|validated)\s+"
               r"(?:the|this|that|it|my|our|both|all|each)\b(?!\s+(?:\w+\s+)?(?:bug|issue|problem|"
               r"crash|failure|regression|repro|error)s?\b)"
               r"|\b(?:verified|confirmed|validated) (?:that )?(?:it works|it passes|everything|"
@@ -185,6 +190,12 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\W*(?:verified|confirmed)\s*(?:\u2705|\u2714|\u2713|:)"
               r"|\beverything (?:has been |was |is |got )?(?:verified|confirmed)\b"
               r"|\bpassed (?P<all>\d+) (?:of|out of) (?P=all)\b"
+              r"|\b(?P<whole>\d+) (?:of|out of|/) (?P=whole) (?:\w+ ){0,2}(?:successful|succeeded|"
+              r"passed|passing|green|ok)\b"
+              r"|^\W*(?:also\s+|just\s+)?(?:verified|validated)\s+(?:it\s+|the fix\s+|this\s+)?"
+              r"(?:on|in|against|with)\b"
+              r"|\b(?:is|was|has been|got)\s+(?:now\s+)?(?:verified|validated)\s+(?:on|in|against|"
+              r"locally|end to end|end-to-end)\b"
               r"|\bsuccessfully ran (?:all )?(?:the )?(?:\d+ )?(?:tests|specs|test suite|suite)\b"
               r"|^\W*(?:(?:done|fixed|implemented|built|added|pushed|tested)\W+(?:and\s+)?)+"
               r"(?:verified|confirmed)\W*$"
@@ -227,7 +238,10 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:{VERDICT}){NOT_AN_OBJECT}{VERDICT_END}|\b(?:{SUBJECT}){STATE}{VERDICT_END}"
               rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build|(?:all|both|every|each)\s+"
               rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?))(?:{SOFT_VERDICT})"
-              rf"|\b(?:{RUNNER}|tests|specs|suite|ci|checks|build)\s+(?:all\s+)?ok\b"
+              rf"|\b(?:{RUNNER}|tests|specs|suite|ci|checks|build|(?:all|both|every|each)\s+"
+              rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?|workspaces?|crates?|modules?|"
+              rf"suites?|specs?))\s+(?:all\s+|are\s+)?ok\b"
+              rf"|\b(?:{SUBJECT})\b[^.;:]{{0,30}}:\s*(?:pass(?:ed)?|ok|green|success)\b{NOT_AN_OBJECT}"
               rf"|\b(?:{RUNNER})\s+(?:exit(?:ed|s)?\s+(?:with\s+)?(?:code\s+|status\s+)?|"
               rf"exit code\s+|returned\s+|rc=)0\b",
               "Fixed. `go test ./...` comes back clean, and CI passed on all three runners.",
@@ -254,7 +268,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\s*tests:\s+(?:\d+ (?:skipped|todo), )*\d+ passed, \d+ total"
               r"|^\s*test (?:suites|files):?\s+\d+ passed"
               r"|^\s*tests\s+\d+ passed \(\d+\)"
-              r"|\btest result: ok\. \d+ passed; 0 failed"
+              r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
               r"|^\s*ok\s+\S+\s+(?:[\d.]+m?s|\(cached\))"
               r"|\bok \(\d+ tests?, \d+ assertions?\)"
               r"|(?-i:\bBUILD SUCCESS(?:FUL)?\b)"
@@ -290,4 +304,17 @@ RULES: tuple[ClaimRule, ...] = (
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u2705 128/128 |",
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u274c 3 failing |",
               output=True),
+    ClaimRule("CLM014", "says all good, of the tests just named",
+              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|they're|"
+              r"they are|still|everything(?:'s| is)?|looks?)\s+)*all (?:good|ok|fine)"
+              r"(?:\s+(?:now|again|locally|too|here))*\W*(?=$|[,.;!)])",
+              "Ran the tests, all good.",
+              "Read through the docs, all good.",
+              needs_context=True),
+    ClaimRule("CLM015", "ticks every row of a list of runs",
+              r"^[ \t]*(?:[-*+][ \t]*)?[\w.-][^\n|]{0,60}?[ \t](?:\u2705|\u2714\ufe0f?|\u2713)"
+              r"[ \t]*$",
+              "CI matrix:\n  ubuntu / py3.12  \u2705\n  macos / py3.12   \u2705",
+              "CI matrix:\n  ubuntu / py3.12  \u2705\n  macos / py3.12   \u274c",
+              needs_context=True, output=True),
 )

@@ -63,7 +63,9 @@ _CONDITION = re.compile(
     r"theoretically|on paper|ideally|"
     r"will (?:confirm|verify|check|run|test|see)|"
     r"check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
-    r"next step|to-?do|plan(?:s|ned)? to|"
+    r"next step|to-?do|plan(?:s|ned)? to|remaining\s*:|left to do|still to do|outstanding\s*:|"
+    r"(?:make|get) (?:the |all )?(?:\w+ )?(?:tests?|specs?|suites?|ci|builds?) (?:to )?"
+    r"(?:pass|green)|"
     r"please|let me know)\b", re.IGNORECASE)
 # ("cargo-nextest says: ..." is the runner's own output, not hearsay)
 _REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )says?|"
@@ -82,12 +84,15 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|o
                         r"in the past|until|on (?:some|other)|sometimes|intermittently|except|"
                         r"apart from|other than|save for|if|unless|when|whenever|"
                         r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior)|"
-                        r"faster|slower|quicker|more (?:often|reliably|quickly))\b",
+                        r"faster|slower|quicker|more (?:often|reliably|quickly)|"
+                        r"(?:that's|that is|which is|and that's) (?:all|it)\b(?! good)|"
+                        r"nothing else (?:ran|runs|was run))\b",
                         re.IGNORECASE)
 # a part, not the whole: "3 of 5 tests pass", "most tests pass"
 _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
                       r"(?:the\s+)?$|\b(?P<part>\d+)\s+(?:of|out of)\s+(?!(?P=part)\s)\d+\s+$"
-                      r"|\bonly\s+(?:ran|run|tested|executed|checked)\b.*$|\b\d+\s*/\s*$|\b(?:mostly|nearly|almost|largely|partly)\s+$"
+                      r"|\bonly\s+(?:ran|run|tested|executed|checked)\b.*$|\b\d+\s*/\s*$"
+                      r"|\b(?:mostly|nearly|almost|largely|partly)\s+$"
                       r"|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
                       r"(?:the\s+)?(?:[\w-]+\s+){0,2}$"
                       r"|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
@@ -114,6 +119,7 @@ _UNVERIFIED = re.compile(
     r"(?:been\s+)?(?:run|executed)"
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
     r"run|done)|still (?:running|queued|pending|in progress)"
+    r"|\bran nothing\b|\bnothing (?:ran|was run)\b|\bno tests (?:ran|were run)\b"
     r"|(?:tests?|specs?|suite)(?:\s+(?:step|stage|job|run|phase))?\s+(?:are|were|is|was|got)\s+"
     r"(?:all\s+)?skipped)", re.IGNORECASE)
 # the tests, or a run of them, not done yet: "Tests pending.", "the e2e job is still queued"
@@ -125,9 +131,11 @@ _TEST_PENDING = re.compile(r"\b(?:tests?|specs?|suites?|e2e|integration|ci|jobs?
 _TAKEN_BACK = re.compile(r"^\W*(?:except|apart from|other than|save for|bar)\b"
                          r"|^\W*but (?:one|two|three|\d+|a few|some|a couple)\b"
                          r"|^\W*(?:but|though|although|while|whereas)\b.*(?:\bonly\b|"
-                         r"\bnot (?:in|on|with|under|for|when)\b)", re.IGNORECASE)
+                         r"\bnot (?:in|on|with|under|for|when)\b|\bexclud\w*|\bskipp(?:ed|ing)\b|"
+                         r"\bminus\b)", re.IGNORECASE)
 # an instruction or a plan at the start of a clause: "Next: confirm CI is green"
-_IMPERATIVE = re.compile(r"^\W*(?:next\s*:\s*|then\s+)?(?:confirm|verify|check|ensure|get|"
+_IMPERATIVE = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:next\s*:\s*|then\s+)?"
+                         r"(?:confirm|verify|check|ensure|get|"
                          r"make(?!\s+(?:test|check|verify|ci)\b)|keep)\b", re.IGNORECASE)
 # a failure that is not the present state: "fails without the fix", "fails on main"
 _BEFORE_FIX = re.compile(r"^\s*(?:on main|before|without (?:the|my|this) (?:fix|change|patch)|"
@@ -180,15 +188,24 @@ _RUN_FAILED = re.compile(r"\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|fa
                          r"|[\u274c\u2717\u2718\U0001f534]|\bnot ok \d", re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
 _PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|\bpending\b|\bqueued\b|\bin progress\b"
-                      r"|^\s*(?:[-*+]\s*)?\[ \]"
+                      rf"|^\s*(?:[-*+]\s*)?\[ \][^\n]*\b(?:tests?|specs?|suites?|ci|checks?|lint|"
+                      rf"types?|typecheck|builds?|{KINDS}|{RUNNER})\b"
                       r"|\|\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|skipped|todo)\b"
                       r"|^\W*(?:fail(?:ed|ing|s)?|red|broken)\b"
-                      r"|:\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|broken|skipped)\b",
+                      r"|:\s*(?:\W\s*)?(?:(?!no\b|none\b|zero\b|0\b)\w+\s+)?(?:fail(?:ed|ing|s)?|red|"
+                      r"errors?|errored|broken|skipped)\b"
+                      r"|^[ \t]*(?:[-*+][ \t]*)?\w[\w./-]*[ \t]{2,}[-\u2013\u2014\s(]*"
+                      r"(?:skipped|not run|n/a|todo|fail(?:ed|ing|s)?|red|broken|still flaky)\b"
+                      r"|\bstill flaky\b",
                       re.IGNORECASE | re.MULTILINE)
+# a count told as the state before: "(was 6 failing, now 0)", "from 3 failed to 0"
+_WAS = re.compile(r"\b(?:(?:was|were|had been|used to be)(?:\s+at)?|(?:down\s+)?from)\s+\d+\s+"
+                  r"(?:failing|failed|failures?|errors?)\b", re.IGNORECASE)
 _EARLIER = re.compile(r"\b(?:before|previously|earlier|initially|originally|yesterday|"
                       r"last (?:week|night|time|run)|this morning)\b[^.\n]*", re.IGNORECASE)
 # a line of a list or a table, or a "label: value" line
-_ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:[ \t][^\s:]+){0,3}:\s)",
+_ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:[ \t][^\s:]+){0,3}:\s"
+                   r"|\w[\w./-]*[ \t]{2,}\S)",
                    re.MULTILINE)
 _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
@@ -288,7 +305,8 @@ def unquoted(text: str) -> str:
 
 # a lower-case sentence after a full stop ("fixed it. tests pass"), but not after an
 # abbreviation, an ellipsis or a path ("./...")
-_LOWER_START = re.compile(r"(?<![.\w]\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
+_LOWER_START = re.compile(r"(?<!\.\.)(?<!\b\w\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
+                          r"(?<!\bincl\.)(?<!\bapprox\.)(?<!\besp\.)(?<!\bcf\.)"
                           r"(?<=\w[.!?])\s+(?=[a-z])")
 
 
@@ -329,7 +347,8 @@ _TEST_FAILS = re.compile(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|job
                          rf"{RUNNER}|{KINDS}|it|they|\d+|remaining|the rest|others|"
                          r"one|two|three|four|five|six)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
                          r"(?:is|are|still) failing|errors? out|errored|(?:is|are|went|turned) red|"
-                         r"broke|crashed|hangs|hung|timed out|times out)\b", re.IGNORECASE)
+                         r"broke|crashed|hangs|hung|timed out|times out|(?:got |was )?cancell?ed|"
+                         r"aborted|died)\b", re.IGNORECASE)
 # a failure told as settled: fixed since, or before a rerun
 _SETTLED = re.compile(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|addressed|"
                       r"re-?ran|rerun|re-?tried|retried|on retry|at first|first (?:push|run|try|"
@@ -417,7 +436,7 @@ def _blocks(text: str) -> list[tuple[int, int]]:
 
 def _open_or_failed(block: str) -> bool:
     """BLOCK shows a failure or a check still open, now (not "before: 3 failed")."""
-    block = _EARLIER.sub("", block)
+    block = _WAS.sub("", _EARLIER.sub("", block))
     return _RUN_FAILED.search(block) is not None or _PENDING.search(block) is not None
 
 
@@ -478,9 +497,14 @@ def _as_now(text: str) -> str:
     return _TABLE.sub(_without_before_columns, _BEFORE_SECTION.sub(_blank, text))
 
 
+# a negative written without its apostrophe, as tired people type: "havent run it", "didnt"
+_NO_APOSTROPHE = re.compile(r"\b(have|has|had|did|does|do|is|are|was|were|could|would|should|"
+                            r"must)nt\b", re.IGNORECASE)
+
+
 def find_claims(text: str) -> list[Claim]:
     """Every sentence of TEXT that claims the tests pass, with the first rule it meets."""
-    text = _as_now(normalised(text))
+    text = _as_now(_NO_APOSTROPHE.sub(r"\1n't", normalised(text)))
     plain = unquoted(text)
     marked = _QUOTED.sub(_marked, _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, _FENCE.sub(
         _blank, text))))
@@ -498,7 +522,7 @@ def find_claims(text: str) -> list[Claim]:
         if _INSTRUCTION.match(sentence):
             continue
         # a run's own output beside the claim says something failed: "15 passed; 2 failed"
-        if _RUN_FAILED.search(sentence):
+        if _RUN_FAILED.search(_WAS.sub("", sentence)):
             continue
         clauses = _clauses(sentence)
         for clause in clauses:
@@ -549,8 +573,11 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
         if number in seen or not line.strip() or line.rstrip().endswith("?") \
                 or blocks.of(start) in claimed:
             continue
-        rule = _claims_in(line, line, _OUTPUT_RULES)
+        # a ticked row counts where its block names the tests, CI or a runner
+        rule = _claims_in(line, text[blocks.of(start):blocks.ends[blocks.of(start)]],
+                          _OUTPUT_RULES)
         if rule is None or blocks.open_or_failed(start) or _UNVERIFIED.search(line) \
+                or any(_TAKEN_BACK.search(c) for c in _clauses(line)[1:]) \
                 or _introduced_as_other(fences, starts, start):
             continue
         found.append(Claim(rule, number, " ".join(line.split())[:300]))
