@@ -52,8 +52,8 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
-KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|contract|acceptance|regression|snapshot|" \
-        r"component|model|request|system|functional|api|ui|browser)"
+KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|regression|" \
+        r"snapshot|component|model|request|system|functional|api|ui|browser)"
 # what a verification claim is about: the tests, the suite, CI, the build, a runner, everything
 SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|existing|new|updated|" \
           rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
@@ -136,7 +136,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"|\b(?:tests?|specs?|test results?|test suite|suite|verification|testing|ci|checks|"
               rf"status|result|build|{RUNNER})(?:\s+run)?(?:\s+#\d+)?\W{{0,4}}:\W{{0,4}}"
               rf"(?:all\s+)?"
-              rf"(?:(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b|"
+              rf"(?:(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b{NOT_AN_OBJECT}|"
               rf"(?P<lab>\d+)\s*/\s*(?P=lab)\b)"
               rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:(?:have|has)\s+)?(?:been\s+)?"
               rf"(?:run|ran|executed|completed|finished)\s+"
@@ -194,8 +194,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"passed|passing|green|ok)\b"
               r"|^\W*(?:also\s+|just\s+)?(?:verified|validated)\s+(?:it\s+|the fix\s+|this\s+)?"
               r"(?:on|in|against|with)\b"
-              r"|\b(?:is|was|has been|got)\s+(?:now\s+)?(?:verified|validated)\s+(?:on|in|against|"
-              r"locally|end to end|end-to-end)\b"
+              r"|\b(?:fix|change|patch|it|this|that)\s+(?:is|was|has been|got)\s+(?:now\s+)?"
+              r"(?:verified|validated)\s+(?:on|in|against|locally|end to end|end-to-end)\b"
+              r"(?!\s+(?:every|each|all)\b)"
               r"|\bsuccessfully ran (?:all )?(?:the )?(?:\d+ )?(?:tests|specs|test suite|suite)\b"
               r"|^\W*(?:(?:done|fixed|implemented|built|added|pushed|tested)\W+(?:and\s+)?)+"
               r"(?:verified|confirmed)\W*$"

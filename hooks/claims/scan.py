@@ -112,9 +112,9 @@ _NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|di
 _UNVERIFIED = re.compile(
     r"\b(?:unverified|untested|(?:doesn't|does not|don't|do not|didn't|did not|haven't|have not|"
     r"hasn't|never|couldn't|could not|wasn't able to|weren't able to)\s+(?:actually\s+|yet\s+)?"
-    r"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked)\b"
-    r"(?:\s+(?:the|any|it|them|this|that))?"
-    r"(?!\s+(?:lint|linter|formatter|types?|typecheck|benchmarks?|docs)\b)"
+    r"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked|try|tried)\b"
+    r"(?!(?:\s+(?:the|any|it|them|this|that))?"
+    r"\s+(?:lint|linter|formatter|types?|typecheck|benchmarks?|docs)\b)"
     r"|(?:tests?|specs?|suite)\s+(?:were|was|are|is|have|has)(?:\s+not|n't)\s+(?:yet\s+)?"
     r"(?:been\s+)?(?:run|executed)"
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
@@ -129,6 +129,7 @@ _TEST_PENDING = re.compile(r"\b(?:tests?|specs?|suites?|e2e|integration|ci|jobs?
 # a clause beside a claim that takes part of it back: "except the 3 in test_legacy.py", "but
 # one", "but only the lint stage ran", "but not in CI"
 _TAKEN_BACK = re.compile(r"^\W*(?:except|apart from|other than|save for|bar)\b"
+                         r"|\bonly\s+(?:ran|run|tested|executed|checked)\b"
                          r"|^\W*but (?:one|two|three|\d+|a few|some|a couple)\b"
                          r"|^\W*(?:but|though|although|while|whereas)\b.*(?:\bonly\b|"
                          r"\bnot (?:in|on|with|under|for|when)\b|\bexclud\w*|\bskipp(?:ed|ing)\b|"
@@ -168,7 +169,8 @@ _REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandator
                              re.IGNORECASE)
 # "green" as a colour, not a verdict
 _COLOUR = re.compile(r"\b(?:colou?rs?|amber|yellow|blue|orange|purple|pink|background|"
-                     r"foreground|css|theme|palette|led|traffic light|hex)\b|#[0-9a-f]{3,6}\b",
+                     r"foreground|css|theme|palette|led|traffic light|hex)\b"
+                     r"|#(?=[0-9a-f]*[a-f])[0-9a-f]{3,6}\b|#\d{6}\b",  # not a PR's "#412"
                      re.IGNORECASE)
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
@@ -273,9 +275,9 @@ def _blank_unless_runner(match: re.Match[str]) -> str:
 
 # what a line says of inline code it shows as an example, not as this work's run: "prints e.g.
 # `12 passed in 0.3s`", "the message looks like `BUILD SUCCESS`"
-_SHOWN_AS_EXAMPLE = re.compile(r"\b(?:prints?|printed|outputs?|emits?|shows? up as|formats?|"
-                               r"messages?|strings?|looks? like|such as|like|e\.g\.|example|"
-                               r"expected|should|would|instead of|rather than|used to)\b",
+_SHOWN_AS_EXAMPLE = re.compile(r"\b(?:prints?|printed|outputs?(?!\s*:)|emits?|shows? up as|"
+                               r"formats?|messages?|strings?|looks? like|such as|like|e\.g\.|"
+                               r"example|expected|should|would|instead of|rather than|used to)\b",
                                re.IGNORECASE)
 
 
