@@ -14,7 +14,8 @@ envs") and a success verdict (``VERDICT``: passed, went green, came back clean; 
 of the tests, CI or a runner). CLM009 is that shape; the rules before it are the phrasings that
 do not fit it. An ``output`` rule reads a test run's own output or a list of ticked checks, line
 by line and inside code blocks too, and counts only where nothing in its block (its paragraph
-or code block) failed or is still open.
+or code block) failed or is still open; an output rule with ``needs_context`` (a row ticked at
+its end) counts only where its block names the tests, CI or a runner.
 """
 
 from __future__ import annotations

@@ -24,7 +24,9 @@ What a claim is not, decided before any rule looks (hard negatives an agent writ
 A test run's pasted output is read in code blocks too (the ``output`` rules): pytest's
 "N passed in Xs", jest's "Tests: N passed, N total", cargo's "test result: ok", go's "ok  <pkg>"
 lines, BUILD SUCCESSFUL, "N examples, 0 failures" and the like, each only where nothing in its
-block failed.
+block failed; a run's summary pasted as inline code counts too, unless its line shows it as an
+example. What the text labels as the state before the work (a "Before:" section followed by an
+"After:" one, a table's "Before" column) is blanked before anything reads it.
 
 Text is normalised before anything reads it (NFKC, zero-width and invisible characters taken
 out, common confusables such as Cyrillic U+0430 read as their Latin look-alikes), so a claim
@@ -467,9 +469,9 @@ class _Blocks:
 # a section labelled as the state before the work, up to the one labelled as after it
 # ("Before:" a failing run, "After:" a passing one): only the after is this work's result
 _BEFORE_SECTION = re.compile(
-    r"^[ \t]*[#*_>\W]{0,6}(?:before|previously|originally|baseline|on main|old|without (?:the|my|"
+    r"^[ \t]*[^\w\n]{0,6}(?:before|previously|originally|baseline|on main|old|without (?:the|my|"
     r"this) (?:fix|change|patch))\b[^\n]{0,60}:[ \t*_]*\n.*?"
-    r"(?=^[ \t]*[#*_\W]{0,6}(?:after|now|new|with (?:the|my|this) (?:fix|change|patch))\b"
+    r"(?=^[ \t]*[^\w\n]{0,6}(?:after|now|new|with (?:the|my|this) (?:fix|change|patch))\b"
     r"[^\n]{0,60}:)", re.IGNORECASE | re.MULTILINE | re.DOTALL)
 _TABLE = re.compile(r"(?:^[ \t]*\|.*\n?){2,}", re.MULTILINE)
 _BEFORE_COLUMN = re.compile(r"\W*(?:before|old|previously|was|main|baseline|before \S+)\W*",
