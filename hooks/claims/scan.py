@@ -288,9 +288,11 @@ def _blank_unless_run(match: re.Match[str]) -> str:
     pasted inline ("Both runs: `436 passed, 3 skipped`", "`[INFO] BUILD SUCCESS`"), unless
     the line shows it as an example; other inline code is blanked."""
     inner = match.group(0)[1:-1]
-    line_start = match.string.rfind("\n", 0, match.start()) + 1
+    # what the line says just before it (a bounded look back keeps a long line linear)
+    window = max(match.start() - 80, 0)
+    begin = max(match.string.rfind("\n", window, match.start()) + 1, window)
     if any(r.pattern.search(inner) for r in _OUTPUT_RULES) \
-            and not _SHOWN_AS_EXAMPLE.search(match.string, line_start, match.start()):
+            and not _SHOWN_AS_EXAMPLE.search(match.string, begin, match.start()):
         return " " + inner + " "
     return _blank_unless_runner(match)
 
@@ -384,7 +386,10 @@ _DOES_NOT = re.compile(r"(?:\b(?:not|never|cannot)\b|n't\b)(?!\s+(?:\w+\s+)?(?:t
                        re.IGNORECASE)
 
 
-def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) -> ClaimRule | None:
+def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
+               named: bool | None = None) -> ClaimRule | None:
+    """The first rule whose claim CLAUSE makes; CONTEXT (or NAMED, when given) says whether the
+    tests are named nearby, for a rule that needs them."""
     for rule in rules:
         m = rule.pattern.search(clause)
         if not m:
@@ -404,7 +409,8 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) 
                 or _ENDS_EARLIER.match(clause[m.end():]) \
                 or ("green" in m.group(0).lower() and _COLOUR.search(context)):
             continue
-        if rule.needs_context and not TEST_CONTEXT.search(context):
+        if rule.needs_context and not (
+                TEST_CONTEXT.search(context) is not None if named is None else named):
             continue
         if _fails(clause[m.end():]):  # "passed once and failed twice": mixed
             continue
@@ -453,11 +459,19 @@ class _Blocks:
         self.starts = [a for a, _ in self.spans]
         self.ends = dict(self.spans)
         self.judged: dict[int, bool] = {}
+        self.named: dict[int, bool] = {}
         self.failing: dict[int, list[int]] = {}  # block: starts of its sentences that fail now
 
     def of(self, at: int) -> int:
         """The start of the block AT is in."""
         return self.spans[max(bisect.bisect_right(self.starts, at) - 1, 0)][0]
+
+    def names_tests(self, at: int) -> bool:
+        """The block AT is in names the tests, CI or a runner."""
+        start = self.of(at)
+        if start not in self.named:
+            self.named[start] = TEST_CONTEXT.search(self.text, start, self.ends[start]) is not None
+        return self.named[start]
 
     def open_or_failed(self, at: int) -> bool:
         start = self.of(at)
@@ -468,11 +482,12 @@ class _Blocks:
 
 # a section labelled as the state before the work, up to the one labelled as after it
 # ("Before:" a failing run, "After:" a passing one): only the after is this work's result
-_BEFORE_SECTION = re.compile(
+_BEFORE_LABEL = re.compile(
     r"^[ \t]*[^\w\n]{0,6}(?:before|previously|originally|baseline|on main|old|without (?:the|my|"
-    r"this) (?:fix|change|patch))\b[^\n]{0,60}:[ \t*_]*\n.*?"
-    r"(?=^[ \t]*[^\w\n]{0,6}(?:after|now|new|with (?:the|my|this) (?:fix|change|patch))\b"
-    r"[^\n]{0,60}:)", re.IGNORECASE | re.MULTILINE | re.DOTALL)
+    r"this) (?:fix|change|patch))\b[^\n]{0,60}:[ \t*_]*$", re.IGNORECASE | re.MULTILINE)
+_AFTER_LABEL = re.compile(
+    r"^[ \t]*[^\w\n]{0,6}(?:after|now|new|with (?:the|my|this) (?:fix|change|patch))\b"
+    r"[^\n]{0,60}:", re.IGNORECASE | re.MULTILINE)
 _TABLE = re.compile(r"(?:^[ \t]*\|.*\n?){2,}", re.MULTILINE)
 _BEFORE_COLUMN = re.compile(r"\W*(?:before|old|previously|was|main|baseline|before \S+)\W*",
                             re.IGNORECASE)
@@ -498,7 +513,16 @@ def _without_before_columns(match: re.Match[str]) -> str:
 def _as_now(text: str) -> str:
     """TEXT without what it labels as the state before the work (a "Before:" section followed
     by an "After:" one, a table's "Before" column), positions kept."""
-    return _TABLE.sub(_without_before_columns, _BEFORE_SECTION.sub(_blank, text))
+    afters = [m.start() for m in _AFTER_LABEL.finditer(text)]
+    pieces: list[str] = []
+    at = 0
+    for label in _BEFORE_LABEL.finditer(text):
+        i = bisect.bisect_right(afters, label.end())
+        if label.start() < at or i == len(afters):
+            continue
+        pieces += [text[at:label.start()], re.sub(r"[^\n]", " ", text[label.start():afters[i]])]
+        at = afters[i]
+    return _TABLE.sub(_without_before_columns, "".join(pieces) + text[at:])
 
 
 # a negative written without its apostrophe, as tired people type: "havent run it", "didnt"
@@ -578,8 +602,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
                 or blocks.of(start) in claimed:
             continue
         # a ticked row counts where its block names the tests, CI or a runner
-        rule = _claims_in(line, text[blocks.of(start):blocks.ends[blocks.of(start)]],
-                          _OUTPUT_RULES)
+        rule = _claims_in(line, line, _OUTPUT_RULES, named=blocks.names_tests(start))
         if rule is None or blocks.open_or_failed(start) or _UNVERIFIED.search(line) \
                 or any(_TAKEN_BACK.search(c) for c in _clauses(line)[1:]) \
                 or _introduced_as_other(fences, starts, start):
