@@ -301,8 +301,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:pass(?:ed|ing)?|ok|green|"
               rf"success(?:ful)?)\W*$"
               rf"|^\s*\|[^|\n]*\b(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|suite|checks)"
-              rf"\b[^|\n]*\|\s*(?:\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|green\b|ok\b|"
-              rf"success(?:ful)?\b)",
+              rf"\b[^|\n]*\|(?:[ \t]*\|)*\s*(?:\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|"
+              rf"green\b|ok\b|success(?:ful)?\b)",
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u2705 128/128 |",
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u274c 3 failing |",
               output=True),

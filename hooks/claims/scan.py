@@ -200,7 +200,9 @@ _PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|\bpending\b|\bqueued\b|\bin p
                       r"errors?|errored|broken|skipped)\b"
                       r"|^[ \t]*(?:[-*+][ \t]*)?\w[\w./-]*[ \t]{2,}[-\u2013\u2014\s(]*"
                       r"(?:skipped|not run|n/a|todo|fail(?:ed|ing|s)?|red|broken|still flaky)\b"
-                      r"|\bstill flaky\b",
+                      r"|\bstill flaky\b"
+                      r"|\s[-\u2013\u2014]\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|"
+                      r"skipped|not run)\b(?!:?\s*0\b)",
                       re.IGNORECASE | re.MULTILINE)
 # a count told as the state before: "(was 6 failing, now 0)", "from 3 failed to 0"
 _WAS = re.compile(r"\b(?:(?:was|were|had been|used to be)(?:\s+at)?|(?:down\s+)?from)\s+\d+\s+"
@@ -484,10 +486,10 @@ class _Blocks:
 # ("Before:" a failing run, "After:" a passing one): only the after is this work's result
 _BEFORE_LABEL = re.compile(
     r"^[ \t]*[^\w\n]{0,6}(?:before|previously|originally|baseline|on main|old|without (?:the|my|"
-    r"this) (?:fix|change|patch))\b[^\n]{0,60}:[ \t*_]*$", re.IGNORECASE | re.MULTILINE)
+    r"this) (?:fix|change|patch))\b(?:[^\n]{0,60}:)?[ \t*_]*$", re.IGNORECASE | re.MULTILINE)
 _AFTER_LABEL = re.compile(
     r"^[ \t]*[^\w\n]{0,6}(?:after|now|new|with (?:the|my|this) (?:fix|change|patch))\b"
-    r"[^\n]{0,60}:", re.IGNORECASE | re.MULTILINE)
+    r"(?:[^\n]{0,60}:|[ \t*_]*$)", re.IGNORECASE | re.MULTILINE)
 _TABLE = re.compile(r"(?:^[ \t]*\|.*\n?){2,}", re.MULTILINE)
 _BEFORE_COLUMN = re.compile(r"\W*(?:before|old|previously|was|main|baseline|before \S+)\W*",
                             re.IGNORECASE)
