@@ -194,7 +194,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?P<whole>\d+) (?:of|out of|/) (?P=whole) (?:\w+ ){0,2}(?:successful|succeeded|"
               r"passed|passing|green|ok)\b"
               r"|^\W*(?:also\s+|just\s+)?(?:verified|validated)\s+(?:it\s+|the fix\s+|this\s+)?"
-              r"(?:on|in|against|with)\b"
+              r"(?:on|in|against)\b"
               r"|\b(?:fix|change|patch|it|this|that)\s+(?:is|was|has been|got)\s+(?:now\s+)?"
               r"(?:verified|validated)\s+(?:on|in|against|locally|end to end|end-to-end)\b"
               r"(?!\s+(?:every|each|all)\b)"

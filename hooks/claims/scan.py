@@ -279,10 +279,16 @@ def _blank_unless_runner(match: re.Match[str]) -> str:
 
 # what a line says of inline code it shows as an example, not as this work's run: "prints e.g.
 # `12 passed in 0.3s`", "the message looks like `BUILD SUCCESS`"
-_SHOWN_AS_EXAMPLE = re.compile(r"\b(?:prints?|printed|outputs?(?!\s*:)|emits?|shows? up as|"
+_SHOWN_AS_EXAMPLE = re.compile(r"\be\.g\.|\b(?:prints?|printed|outputs?(?!\s*:)|emits?|"
+                               r"shows? up as|"
                                r"formats?|messages?|strings?|looks? like|such as|like|e\.g\.|"
                                r"example|expected|should|would|instead of|rather than|used to)\b",
                                re.IGNORECASE)
+
+
+# ... or just after it: "`12 passed in 0.3s` is what the summary line looks like"
+_EXAMPLE_AFTER = re.compile(r"[^\n]*?\b(?:looks? like|is what|format|example|template)\b",
+                            re.IGNORECASE)
 
 
 def _blank_unless_run(match: re.Match[str]) -> str:
@@ -294,7 +300,8 @@ def _blank_unless_run(match: re.Match[str]) -> str:
     window = max(match.start() - 80, 0)
     begin = max(match.string.rfind("\n", window, match.start()) + 1, window)
     if any(r.pattern.search(inner) for r in _OUTPUT_RULES) \
-            and not _SHOWN_AS_EXAMPLE.search(match.string, begin, match.start()):
+            and not _SHOWN_AS_EXAMPLE.search(match.string, begin, match.start()) \
+            and not _EXAMPLE_AFTER.match(match.string, match.end(), match.end() + 80):
         return " " + inner + " "
     return _blank_unless_runner(match)
 
@@ -353,10 +360,11 @@ def _fails(text: str) -> bool:
 # the tests, CI or a run failing: "The integration suite fails on the DB fixture"
 _TEST_FAILS = re.compile(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|jobs?|checks?|"
                          rf"{RUNNER}|{KINDS}|it|they|\d+|remaining|the rest|others|"
-                         r"one|two|three|four|five|six)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
+                         rf"one|two|three|four|five|six)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
                          r"(?:is|are|still) failing|errors? out|errored|(?:is|are|went|turned) red|"
-                         r"broke|crashed|hangs|hung|timed out|times out|(?:got |was )?cancell?ed|"
-                         r"aborted|died)\b", re.IGNORECASE)
+                         r"broke|crashed|hangs|hung|timed out|times out)\b"
+                         r"|\b(?:jobs?|runs?|builds?|pipelines?|workflows?|ci|runners?)\b[^.;:]{0,30}?"
+                         r"\b(?:got |was |were )?(?:cancell?ed|aborted|died)\b", re.IGNORECASE)
 # a failure told as settled: fixed since, or before a rerun
 _SETTLED = re.compile(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|addressed|"
                       r"re-?ran|rerun|re-?tried|retried|on retry|at first|first (?:push|run|try|"
