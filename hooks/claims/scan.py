@@ -109,18 +109,21 @@ _NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|di
                       r"haven't|have not|hasn't|unable to|not able to)\s+"
                       r"(?:(?:been\s+)?able\s+to\s+)?(?:run|execute|test|verify|check)\b",
                       re.IGNORECASE)
+# what not running leaves the tests' verdict standing: "I haven't run the benchmarks"
+_NOT_THE_TESTS = r"(?!(?:\s+(?:the|any|it|them|this|that))?\s+(?:lint|linter|formatter|" \
+                 r"formatting|style|types?|typecheck|benchmarks?|perf|performance|docs|" \
+                 r"documentation|changelog|coverage)\b)"
 # beside a claim, an admission that what passed is not the tests: "build's green, but that
 # job doesn't run the tests, so treat this as unverified"
 _UNVERIFIED = re.compile(
     r"\b(?:unverified|untested|(?:doesn't|does not|don't|do not|didn't|did not|haven't|have not|"
     r"hasn't|never|couldn't|could not|wasn't able to|weren't able to)\s+(?:actually\s+|yet\s+)?"
-    r"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked|try|tried)\b"
-    r"(?!(?:\s+(?:the|any|it|them|this|that))?"
-    r"\s+(?:lint|linter|formatter|types?|typecheck|benchmarks?|docs)\b)"
+    rf"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked|try|tried)\b"
+    rf"{_NOT_THE_TESTS}"
     r"|(?:tests?|specs?|suite)\s+(?:were|was|are|is|have|has)(?:\s+not|n't)\s+(?:yet\s+)?"
     r"(?:been\s+)?(?:run|executed)"
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
-    r"run|done)|still (?:running|queued|pending|in progress)"
+    rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress)"
     r"|\bran nothing\b|\bnothing (?:ran|was run)\b|\bno tests (?:ran|were run)\b"
     r"|(?:tests?|specs?|suite)(?:\s+(?:step|stage|job|run|phase))?\s+(?:are|were|is|was|got)\s+"
     r"(?:all\s+)?skipped)", re.IGNORECASE)
