@@ -74,6 +74,7 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("I checked it:\n1. unit tests \u2013 pass\n2. lint \u2013 clean", "CLM013"),
     ("fixed the seed. all 5 e2e specs pass now", "CLM001"),
     ("ran the tests, all good", "CLM014"),
+    ("I reran the suite after rebasing \u2014 still 100% passing.", "CLM011"),
     ("PR is ready: (2) cancelled in-flight requests, (3) added tests. CI's green.", "CLM009"),
     ("**Before**\n```\n2 failed, 40 passed\n```\n**After**\n```\n42 passed in 1.9s\n```", "CLM012"),
     ("results from ci:\n  ubuntu / py3.12  \u2705\n  macos / py3.12   \u2705", "CLM015"),
@@ -111,6 +112,7 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "Feature list:\n  dark mode  \u2705\n  i18n       \u2705",
     "1) unit - ok\n2) integration - failing\n3) e2e - ok",
     "the tests pass. jk, two still fail",
+    "`cargo test` \u2192 test result: ok. 88 passed; 0 failed. the cli crate has 2 failing",
     "e.g. `12 passed in 0.3s` is what the summary line looks like",
 ])
 def test_a_run_with_failures_or_open_checks_is_not_a_claim(text: str) -> None:

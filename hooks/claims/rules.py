@@ -257,7 +257,7 @@ RULES: tuple[ClaimRule, ...] = (
               "Reran it after the rebase, green now.",
               "Reran it after the rebase: mostly green, one flaky failure."),
     ClaimRule("CLM011", "says it came back clean, of the tests just named",
-              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both)"
+              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both|100%)"
               r"\s+)*(?:came back clean|comes back clean|ran clean|runs clean|passed|passing|"
               r"succeeded|"
               r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"

@@ -555,7 +555,8 @@ def find_claims(text: str) -> list[Claim]:
     spans = sentences(marked)
     for _, a, b in spans:
         if (_TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])) \
-                or _TEST_PENDING.search(plain[a:b]) or _UNVERIFIED.search(plain[a:b]):
+                or _TEST_PENDING.search(plain[a:b]) or _UNVERIFIED.search(plain[a:b]) \
+                or _RUN_FAILED.search(_WAS.sub("", _EARLIER.sub("", plain[a:b]))):
             blocks.failing.setdefault(blocks.of(a), []).append(a)
     for line, start, end in spans:
         sentence = plain[start:end].strip()
