@@ -16,7 +16,7 @@ from hooks.core.errors import USAGE_ERROR
 
 CORPUS = Path(__file__).parent / "claims_corpus.jsonl"
 # Measured on the corpus (docs/agents.md, "Claims"): dev is what the rules were written
-# against, three agent-style holdouts and two sets written by authors who never saw the rules
+# against, three agent-style holdouts and four sets written by authors who never saw the rules
 # included once each had been evaluated (their first-evaluation figures are in the docs);
 # holdout is the first set of 40, whose misses have been seen since. (precision, recall) floors.
 THRESHOLDS = {"dev": (0.98, 0.95), "holdout": (0.98, 0.95)}
@@ -35,7 +35,7 @@ def test_each_rule_finds_its_claim_and_not_its_near_miss(rule: object) -> None:
 def test_precision_and_recall_on_the_labelled_corpus(split: str) -> None:
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     rows = [r for r in rows if r["split"] == split]
-    assert len(rows) >= (970 if split == "dev" else 40)
+    assert len(rows) >= (1370 if split == "dev" else 40)
     assert {r["claim"] for r in rows} == {True, False}
     found = [bool(find_claims(r["text"])) for r in rows]
     tp = sum(f and r["claim"] for f, r in zip(found, rows))
@@ -67,6 +67,17 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("Fixed. `go test ./...` comes back clean.", "CLM009"),
     ("unit + e2e green, screenshots in the PR", "CLM009"),
     ("reran after rebasing \u2014 green.", "CLM010"),
+    ("Fixed. `mvn -B verify` \u2192 `[INFO] BUILD SUCCESS`.", "CLM012"),
+    ("Both runs: `436 passed, 3 skipped`.", "CLM012"),
+    ("Before:\n```\n1 failed, 201 passed\n```\nAfter:\n```\n202 passed in 3.40s\n```", "CLM012"),
+    ("| Area | Before | After |\n|---|---|---|\n| tests | 3 failing | all 187 passing |", "CLM001"),
+    ("I checked it:\n1. unit tests \u2013 pass\n2. lint \u2013 clean", "CLM013"),
+    ("fixed the seed. all 5 e2e specs pass now", "CLM001"),
+    ("ran the tests, all good", "CLM014"),
+    ("I reran the suite after rebasing \u2014 still 100% passing.", "CLM011"),
+    ("PR is ready: (2) cancelled in-flight requests, (3) added tests. CI's green.", "CLM009"),
+    ("**Before**\n```\n2 failed, 40 passed\n```\n**After**\n```\n42 passed in 1.9s\n```", "CLM012"),
+    ("results from ci:\n  ubuntu / py3.12  \u2705\n  macos / py3.12   \u2705", "CLM015"),
 ])
 def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str) -> None:
     assert [c.rule.id for c in find_claims(text)] == [rule]
@@ -88,6 +99,21 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "All unit tests pass. The integration suite fails on the DB fixture.",
     "To verify: run `pytest`; all tests should pass.",
     "Before my change:\n\n```\n30 passed in 2.01s\n```\n\nNow two of them fail.",
+    "3 of 5 tests in `test_x.py` pass now. The two remaining still fail.",
+    "Tested locally: the modal still doesn't close on Escape in Safari. Chrome ok.",
+    "I only ran `pytest tests/test_cache.py` (5 passed). I didn't run the rest of the suite.",
+    "| Area | Before | After |\n|---|---|---|\n| tests | all 187 passing | 3 failing |",
+    "cargo build is clean now. havent run cargo test, the fixtures need regenerating",
+    "tox:\n  py311: commands succeeded\n  py312: commands failed",
+    "Status:\n  build   ok\n  tests   -- (skipped, no time)",
+    "Remaining: wire up the retry, make the tests pass, docs.",
+    "mix test: 212 tests, 0 failures \u2014 but that's with --exclude integration",
+    "'test result: ok. 0 passed; 0 failed' \u2014 so it ran nothing.",
+    "Feature list:\n  dark mode  \u2705\n  i18n       \u2705",
+    "1) unit - ok\n2) integration - failing\n3) e2e - ok",
+    "the tests pass. jk, two still fail",
+    "`cargo test` \u2192 test result: ok. 88 passed; 0 failed. the cli crate has 2 failing",
+    "e.g. `12 passed in 0.3s` is what the summary line looks like",
 ])
 def test_a_run_with_failures_or_open_checks_is_not_a_claim(text: str) -> None:
     assert find_claims(text) == []

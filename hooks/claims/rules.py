@@ -14,7 +14,8 @@ envs") and a success verdict (``VERDICT``: passed, went green, came back clean; 
 of the tests, CI or a runner). CLM009 is that shape; the rules before it are the phrasings that
 do not fit it. An ``output`` rule reads a test run's own output or a list of ticked checks, line
 by line and inside code blocks too, and counts only where nothing in its block (its paragraph
-or code block) failed or is still open.
+or code block) failed or is still open; an output rule with ``needs_context`` (a row ticked at
+its end) counts only where its block names the tests, CI or a runner.
 """
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"(?:mvn|\.?/?mvnw) (?:test|verify|install|package)|" \
          r"(?:gradle|\.?/?gradlew) (?:test|check|build)|" \
          r"(?:bin/)?rails test|rake (?:test|spec)|swift test|mix test|deno test|sbt test|" \
+         r"turbo (?:run )?test|nx (?:run-many -t |affected -t )?test|" \
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
-KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|contract|acceptance|regression|snapshot|" \
-        r"component|model|request|system|functional|api|ui|browser)"
+KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|regression|" \
+        r"snapshot|component|model|request|system|functional|api|ui|browser)"
 # what a verification claim is about: the tests, the suite, CI, the build, a runner, everything
 SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|existing|new|updated|" \
           rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
@@ -60,14 +62,16 @@ SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|exist
           r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
           r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+)?(?:envs?|environments?|" \
           r"packages?|targets?|platforms?|jobs?|runners?|python versions|node versions|browsers?|" \
-          r"scenarios?|examples?|cases?|suites?|" \
+          r"scenarios?|examples?|cases?|suites?|workspaces?|modules?|crates?|projects?|" \
           r"matrix (?:entries|jobs))" \
-          rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?{KINDS}){{1,4}}" \
+          rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?" \
+          rf"(?:(?:full|nightly|whole|new|old)\s+){{0,2}}" \
+          rf"{KINDS}){{1,4}}" \
           r"(?:\s+(?:tests|suites|specs))?" \
           rf"|(?:the\s+)?(?:full\s+|whole\s+)?{RUNNER}(?:\s+runs?)?" \
           r"|everything|all of (?:it|them)|(?:the\s+)?whole thing|it all"
 # what it did: passed, went green, came back clean ("is happy" only of the tests, CI or a runner)
-_LINK = r"(?:'s|'re|\s+(?:is|are|was|were|has|have|been|now|still|all|both|also|too|again|" \
+_LINK = r"(?:'s|'re|\s+(?:is|are|r|was|were|has|have|been|now|still|all|both|also|too|again|" \
         r"fully|consistently|stays?|stayed|looks?|looked|seems?|came back|comes? back|ran|runs?|" \
         r"went|goes|go|turned|turns|completed?|finished|should|will|be|do|does|did|each))"
 # a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
@@ -92,6 +96,7 @@ TEST_CONTEXT = re.compile(r"\b(?:tests?|specs?|suites?|test cases?|pytest|jest|v
                           r"rspec|unittest|cargo test|go test|npm test|tox|nox|ci|checks?|"
                           r"jobs?|pipelines?|workflows?|builds?|re-?ran|rerun|tested|"
                           r"phpunit|playwright|cypress|gradlew?|mvn|make (?:test|check)|"
+                          rf"(?:re-?)?ran (?:the |both |all )?{KINDS}\b|"
                           r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|(?:re-?)?ran (?:everything|"
                           r"it all|the whole thing))\b", re.IGNORECASE)
 
@@ -132,7 +137,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"|\b(?:tests?|specs?|test results?|test suite|suite|verification|testing|ci|checks|"
               rf"status|result|build|{RUNNER})(?:\s+run)?(?:\s+#\d+)?\W{{0,4}}:\W{{0,4}}"
               rf"(?:all\s+)?"
-              rf"(?:(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b|"
+              rf"(?:(?:pass(?:ed|es|ing)?|green|ok|clean|success(?:ful)?)\b{NOT_AN_OBJECT}|"
               rf"(?P<lab>\d+)\s*/\s*(?P=lab)\b)"
               rf"|\b{TESTS}\s+(?:all\s+|now\s+)?(?:(?:have|has)\s+)?(?:been\s+)?"
               rf"(?:run|ran|executed|completed|finished)\s+"
@@ -168,19 +173,31 @@ RULES: tuple[ClaimRule, ...] = (
               "CI runs on every push to main."),
     ClaimRule("CLM005", "marks the tests done with a check mark",
               rf"(?:\u2705|\u2714\ufe0f?|\u2713|\[x\])\s*(?:all\s+)?(?:unit\s+)?(?:tests?|specs?|suite|"
-              rf"ci|checks)\b|\b(?:tests?|suite|ci|checks|{RUNNER})`?\s*(?::\s*|\u2192\s*|->\s*)?"
+              rf"ci|checks)\b|\b(?:tests?|suite|ci|checks|{RUNNER})`?(?:\s+run)?(?:\s+#\d+)?\s*"
+              rf"(?::\s*|\u2192\s*|->\s*)?"
               r"(?:\u2705|\u2714|\u2713)",
               "Summary:\n\u2705 tests\n\u2705 lint",
               "Summary:\n\u274c tests (2 failing)\n\u2705 lint", output=True),
     ClaimRule("CLM006", "says it was verified",
               r"\b(?:verified|confirmed|validated|tested) (?:it |this |that |everything |the fix |"
               r"the change |the changes )?(?:locally|end to end|end-to-end|on my machine)\b"
+              r"|(?:^\W*|\b(?:i|we)(?:'ve| have)?\s+)(?:also\s+|just\s+|now\s+)?"
+              r"(?:verified|validated)\s+"
+              r"(?:the|this|that|it|my|our|both|all|each)\b(?!\s+(?:\w+\s+)?(?:bug|issue|problem|"
+              r"crash|failure|regression|repro|error)s?\b)"
               r"|\b(?:verified|confirmed|validated) (?:that )?(?:it works|it passes|everything|"
               r"the fix|the change|the changes|the behaviou?r|the tests|the suite)\b"
               r"|^\W*(?:i\s+|have\s+|i've\s+)*(?:verified|confirmed)\W*$"
               r"|^\W*(?:verified|confirmed)\s*(?:\u2705|\u2714|\u2713|:)"
               r"|\beverything (?:has been |was |is |got )?(?:verified|confirmed)\b"
               r"|\bpassed (?P<all>\d+) (?:of|out of) (?P=all)\b"
+              r"|\b(?P<whole>\d+) (?:of|out of|/) (?P=whole) (?:\w+ ){0,2}(?:successful|succeeded|"
+              r"passed|passing|green|ok)\b"
+              r"|^\W*(?:also\s+|just\s+)?(?:verified|validated)\s+(?:it\s+|the fix\s+|this\s+)?"
+              r"(?:on|in|against)\b"
+              r"|\b(?:fix|change|patch|it|this|that)\s+(?:is|was|has been|got)\s+(?:now\s+)?"
+              r"(?:verified|validated)\s+(?:on|in|against|locally|end to end|end-to-end)\b"
+              r"(?!\s+(?:every|each|all)\b)"
               r"|\bsuccessfully ran (?:all )?(?:the )?(?:\d+ )?(?:tests|specs|test suite|suite)\b"
               r"|^\W*(?:(?:done|fixed|implemented|built|added|pushed|tested)\W+(?:and\s+)?)+"
               r"(?:verified|confirmed)\W*$"
@@ -223,7 +240,10 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:{VERDICT}){NOT_AN_OBJECT}{VERDICT_END}|\b(?:{SUBJECT}){STATE}{VERDICT_END}"
               rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build|(?:all|both|every|each)\s+"
               rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?))(?:{SOFT_VERDICT})"
-              rf"|\b(?:{RUNNER}|tests|specs|suite|ci|checks|build)\s+(?:all\s+)?ok\b"
+              rf"|\b(?:{RUNNER}|tests|specs|suite|ci|checks|build|(?:all|both|every|each)\s+"
+              rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?|workspaces?|crates?|modules?|"
+              rf"suites?|specs?))\s+(?:all\s+|are\s+)?ok\b"
+              rf"|\b(?:{SUBJECT})\b[^.;:]{{0,30}}:\s*(?:pass(?:ed)?|ok|green|success)\b{NOT_AN_OBJECT}"
               rf"|\b(?:{RUNNER})\s+(?:exit(?:ed|s)?\s+(?:with\s+)?(?:code\s+|status\s+)?|"
               rf"exit code\s+|returned\s+|rc=)0\b",
               "Fixed. `go test ./...` comes back clean, and CI passed on all three runners.",
@@ -237,7 +257,7 @@ RULES: tuple[ClaimRule, ...] = (
               "Reran it after the rebase, green now.",
               "Reran it after the rebase: mostly green, one flaky failure."),
     ClaimRule("CLM011", "says it came back clean, of the tests just named",
-              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both)"
+              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both|100%)"
               r"\s+)*(?:came back clean|comes back clean|ran clean|runs clean|passed|passing|"
               r"succeeded|"
               r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
@@ -250,7 +270,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\s*tests:\s+(?:\d+ (?:skipped|todo), )*\d+ passed, \d+ total"
               r"|^\s*test (?:suites|files):?\s+\d+ passed"
               r"|^\s*tests\s+\d+ passed \(\d+\)"
-              r"|\btest result: ok\. \d+ passed; 0 failed"
+              r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
               r"|^\s*ok\s+\S+\s+(?:[\d.]+m?s|\(cached\))"
               r"|\bok \(\d+ tests?, \d+ assertions?\)"
               r"|(?-i:\bBUILD SUCCESS(?:FUL)?\b)"
@@ -262,7 +282,12 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\s*(?:py\d+|[\w.-]+-py\d+): (?:ok|commands succeeded)\b"
               r"|^\s*\d+ passing \(\d+m?s\)"
               r"|^ran \d+ tests? in [\d.]+s$"
-              r"|\b100% tests passed, 0 tests failed",
+              r"|\b100% tests passed, 0 tests failed"
+              r"|\b(?:tests )?passed:\s*[1-9]\d*,\s*failed:\s*0\b"
+              r"|\b(?P<nx>\d+) tests? run: (?P=nx) passed\b"
+              r"|^\s*\d+ passed \([\d.]+(?:ms|s|m)\)"
+              r"|(?:^|:\s)\s*\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))*"
+              r"\s*\W?\s*$",
               "```\ntest result: ok. 23 passed; 0 failed; 0 ignored\n```",
               "```\ntest result: FAILED. 15 passed; 2 failed; 0 ignored\n```",
               output=True),
@@ -272,12 +297,26 @@ RULES: tuple[ClaimRule, ...] = (
               rf"{RUNNER})\b"
               rf"|\(\d+\)|\b(\d+)/\1\b)"
               rf"|^\W*(?:[-*+]\s*|\d+[.)]\s*)?(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|"
-              rf"suite|checks)(?:\s+(?:tests|specs|suite))?\s*:\s*(?:pass(?:ed|ing)?|ok|green|"
+              rf"suite|checks)(?:\s+(?:tests|specs|suite))?\s*(?::|\s[-\u2013\u2014]|\u2192|->)\s*"
+              rf"(?:pass(?:ed|ing)?|ok|green|"
               rf"success(?:ful)?)\W*$"
               rf"|^\s*\|[^|\n]*\b(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|suite|checks)"
-              rf"\b[^|\n]*\|\s*(?:\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|green\b|ok\b|"
-              rf"success(?:ful)?\b)",
+              rf"\b[^|\n]*\|(?:[ \t]*\|)*\s*(?:\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|"
+              rf"green\b|ok\b|success(?:ful)?\b)",
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u2705 128/128 |",
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u274c 3 failing |",
               output=True),
+    ClaimRule("CLM014", "says all good, of the tests just named",
+              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|they're|"
+              r"they are|still|everything(?:'s| is)?|looks?)\s+)*all (?:good|ok|fine)"
+              r"(?:\s+(?:now|again|locally|too|here))*\W*(?=$|[,.;!)])",
+              "Ran the tests, all good.",
+              "Read through the docs, all good.",
+              needs_context=True),
+    ClaimRule("CLM015", "ticks every row of a list of runs",
+              r"^[ \t]*(?:[-*+][ \t]*)?[\w.-][^\n|]{0,60}?[ \t](?:\u2705|\u2714\ufe0f?|\u2713)"
+              r"[ \t]*$",
+              "CI matrix:\n  ubuntu / py3.12  \u2705\n  macos / py3.12   \u2705",
+              "CI matrix:\n  ubuntu / py3.12  \u2705\n  macos / py3.12   \u274c",
+              needs_context=True, output=True),
 )

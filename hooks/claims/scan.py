@@ -24,7 +24,9 @@ What a claim is not, decided before any rule looks (hard negatives an agent writ
 A test run's pasted output is read in code blocks too (the ``output`` rules): pytest's
 "N passed in Xs", jest's "Tests: N passed, N total", cargo's "test result: ok", go's "ok  <pkg>"
 lines, BUILD SUCCESSFUL, "N examples, 0 failures" and the like, each only where nothing in its
-block failed.
+block failed; a run's summary pasted as inline code counts too, unless its line shows it as an
+example. What the text labels as the state before the work (a "Before:" section followed by an
+"After:" one, a table's "Before" column) is blanked before anything reads it.
 
 Text is normalised before anything reads it (NFKC, zero-width and invisible characters taken
 out, common confusables such as Cyrillic U+0430 read as their Latin look-alikes), so a claim
@@ -63,9 +65,13 @@ _CONDITION = re.compile(
     r"theoretically|on paper|ideally|"
     r"will (?:confirm|verify|check|run|test|see)|"
     r"check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
-    r"next step|to-?do|plan(?:s|ned)? to|"
+    r"next step|to-?do|plan(?:s|ned)? to|remaining\s*:|left to do|still to do|outstanding\s*:|"
+    r"(?:make|get) (?:the |all )?(?:\w+ )?(?:tests?|specs?|suites?|ci|builds?) (?:to )?"
+    r"(?:pass|green)|"
     r"please|let me know)\b", re.IGNORECASE)
-_REPORTED = re.compile(r"\b(?:(?<!to )says?|said|claims?|claimed|reports? that|reported that|"
+# ("cargo-nextest says: ..." is the runner's own output, not hearsay)
+_REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )says?|"
+                       r"said|claims?|claimed|reports? that|reported that|"
                        r"mentioned|quot(?:e|es|ed|ing)|"
                        r"(?:you|they|he|she) (?:wrote|think|thought|believe)|"
                        r"(?:as )?per (?:the|your|their|his|her)|"
@@ -80,11 +86,15 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|o
                         r"in the past|until|on (?:some|other)|sometimes|intermittently|except|"
                         r"apart from|other than|save for|if|unless|when|whenever|"
                         r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior)|"
-                        r"faster|slower|quicker|more (?:often|reliably|quickly))\b",
+                        r"faster|slower|quicker|more (?:often|reliably|quickly)|"
+                        r"(?:that's|that is|which is|and that's) (?:all|it)\b(?! good)|"
+                        r"nothing else (?:ran|runs|was run))\b",
                         re.IGNORECASE)
 # a part, not the whole: "3 of 5 tests pass", "most tests pass"
 _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out of)\s+"
-                      r"(?:the\s+)?$|\b\d+\s*/\s*$|\b(?:mostly|nearly|almost|largely|partly)\s+$"
+                      r"(?:the\s+)?$|\b(?P<part>\d+)\s+(?:of|out of)\s+(?!(?P=part)\s)\d+\s+$"
+                      r"|\bonly\s+(?:ran|run|tested|executed|checked)\b.*$|\b\d+\s*/\s*$"
+                      r"|\b(?:mostly|nearly|almost|largely|partly)\s+$"
                       r"|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
                       r"(?:the\s+)?(?:[\w-]+\s+){0,2}$"
                       r"|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
@@ -99,18 +109,22 @@ _NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|di
                       r"haven't|have not|hasn't|unable to|not able to)\s+"
                       r"(?:(?:been\s+)?able\s+to\s+)?(?:run|execute|test|verify|check)\b",
                       re.IGNORECASE)
+# what not running leaves the tests' verdict standing: "I haven't run the benchmarks"
+_NOT_THE_TESTS = r"(?!(?:\s+(?:the|any|it|them|this|that))?\s+(?:lint|linter|formatter|" \
+                 r"formatting|style|types?|typecheck|benchmarks?|perf|performance|docs|" \
+                 r"documentation|changelog|coverage)\b)"
 # beside a claim, an admission that what passed is not the tests: "build's green, but that
 # job doesn't run the tests, so treat this as unverified"
 _UNVERIFIED = re.compile(
     r"\b(?:unverified|untested|(?:doesn't|does not|don't|do not|didn't|did not|haven't|have not|"
     r"hasn't|never|couldn't|could not|wasn't able to|weren't able to)\s+(?:actually\s+|yet\s+)?"
-    r"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked)\b"
-    r"(?:\s+(?:the|any|it|them|this|that))?"
-    r"(?!\s+(?:lint|linter|formatter|types?|typecheck|benchmarks?|docs)\b)"
+    rf"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked|try|tried)\b"
+    rf"{_NOT_THE_TESTS}"
     r"|(?:tests?|specs?|suite)\s+(?:were|was|are|is|have|has)(?:\s+not|n't)\s+(?:yet\s+)?"
     r"(?:been\s+)?(?:run|executed)"
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
-    r"run|done)|still (?:running|queued|pending|in progress)"
+    rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress)"
+    r"|\bran nothing\b|\bnothing (?:ran|was run)\b|\bno tests (?:ran|were run)\b"
     r"|(?:tests?|specs?|suite)(?:\s+(?:step|stage|job|run|phase))?\s+(?:are|were|is|was|got)\s+"
     r"(?:all\s+)?skipped)", re.IGNORECASE)
 # the tests, or a run of them, not done yet: "Tests pending.", "the e2e job is still queued"
@@ -120,11 +134,14 @@ _TEST_PENDING = re.compile(r"\b(?:tests?|specs?|suites?|e2e|integration|ci|jobs?
 # a clause beside a claim that takes part of it back: "except the 3 in test_legacy.py", "but
 # one", "but only the lint stage ran", "but not in CI"
 _TAKEN_BACK = re.compile(r"^\W*(?:except|apart from|other than|save for|bar)\b"
+                         r"|\bonly\s+(?:ran|run|tested|executed|checked)\b"
                          r"|^\W*but (?:one|two|three|\d+|a few|some|a couple)\b"
                          r"|^\W*(?:but|though|although|while|whereas)\b.*(?:\bonly\b|"
-                         r"\bnot (?:in|on|with|under|for|when)\b)", re.IGNORECASE)
+                         r"\bnot (?:in|on|with|under|for|when)\b|\bexclud\w*|\bskipp(?:ed|ing)\b|"
+                         r"\bminus\b)", re.IGNORECASE)
 # an instruction or a plan at the start of a clause: "Next: confirm CI is green"
-_IMPERATIVE = re.compile(r"^\W*(?:next\s*:\s*|then\s+)?(?:confirm|verify|check|ensure|get|"
+_IMPERATIVE = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:next\s*:\s*|then\s+)?"
+                         r"(?:confirm|verify|check|ensure|get|"
                          r"make(?!\s+(?:test|check|verify|ci)\b)|keep)\b", re.IGNORECASE)
 # a failure that is not the present state: "fails without the fix", "fails on main"
 _BEFORE_FIX = re.compile(r"^\s*(?:on main|before|without (?:the|my|this) (?:fix|change|patch)|"
@@ -147,7 +164,7 @@ _ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$
 # what introduces a code block that is not this work's run: "Before my change:", "Expected
 # output:", "The issue's log:", "e.g."
 _LEAD_IN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|e\.g\.|"
-                      r"expected|should|would|issue|ticket|reporter|reported|user's|their|"
+                      r"(?<!as )expected|should|would|issue|ticket|reporter|reported|user's|their|"
                       r"yesterday|last (?:week|time|run))\b", re.IGNORECASE)
 _ASKS = re.compile(r"\W*(?:do|does|did|is|are|was|were|can|could|should|will|would|has|have|"
                    r"why|how|what|whether|any idea)\b", re.IGNORECASE)
@@ -157,7 +174,8 @@ _REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandator
                              re.IGNORECASE)
 # "green" as a colour, not a verdict
 _COLOUR = re.compile(r"\b(?:colou?rs?|amber|yellow|blue|orange|purple|pink|background|"
-                     r"foreground|css|theme|palette|led|traffic light|hex)\b|#[0-9a-f]{3,6}\b",
+                     r"foreground|css|theme|palette|led|traffic light|hex)\b"
+                     r"|#(?=[0-9a-f]*[a-f])[0-9a-f]{3,6}\b|#\d{6}\b",  # not a PR's "#412"
                      re.IGNORECASE)
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
@@ -177,15 +195,26 @@ _RUN_FAILED = re.compile(r"\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|fa
                          r"|[\u274c\u2717\u2718\U0001f534]|\bnot ok \d", re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
 _PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|\bpending\b|\bqueued\b|\bin progress\b"
-                      r"|^\s*(?:[-*+]\s*)?\[ \]"
+                      rf"|^\s*(?:[-*+]\s*)?\[ \][^\n]*\b(?:tests?|specs?|suites?|ci|checks?|lint|"
+                      rf"types?|typecheck|builds?|{KINDS}|{RUNNER})\b"
                       r"|\|\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|skipped|todo)\b"
                       r"|^\W*(?:fail(?:ed|ing|s)?|red|broken)\b"
-                      r"|:\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|broken|skipped)\b",
+                      r"|:\s*(?:\W\s*)?(?:(?!no\b|none\b|zero\b|0\b)\w+\s+)?(?:fail(?:ed|ing|s)?|red|"
+                      r"errors?|errored|broken|skipped)\b"
+                      r"|^[ \t]*(?:[-*+][ \t]*)?\w[\w./-]*[ \t]{2,}[-\u2013\u2014\s(]*"
+                      r"(?:skipped|not run|n/a|todo|fail(?:ed|ing|s)?|red|broken|still flaky)\b"
+                      r"|\bstill flaky\b"
+                      r"|\s[-\u2013\u2014]\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|"
+                      r"skipped|not run)\b(?!:?\s*0\b)",
                       re.IGNORECASE | re.MULTILINE)
+# a count told as the state before: "(was 6 failing, now 0)", "from 3 failed to 0"
+_WAS = re.compile(r"\b(?:(?:was|were|had been|used to be)(?:\s+at)?|(?:down\s+)?from)\s+\d+\s+"
+                  r"(?:failing|failed|failures?|errors?)\b", re.IGNORECASE)
 _EARLIER = re.compile(r"\b(?:before|previously|earlier|initially|originally|yesterday|"
                       r"last (?:week|night|time|run)|this morning)\b[^.\n]*", re.IGNORECASE)
 # a line of a list or a table, or a "label: value" line
-_ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:[ \t][^\s:]+){0,3}:\s)",
+_ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:[ \t][^\s:]+){0,3}:\s"
+                   r"|\w[\w./-]*[ \t]{2,}\S)",
                    re.MULTILINE)
 _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
@@ -251,6 +280,35 @@ def _blank_unless_runner(match: re.Match[str]) -> str:
     return _blank(match)
 
 
+# what a line says of inline code it shows as an example, not as this work's run: "prints e.g.
+# `12 passed in 0.3s`", "the message looks like `BUILD SUCCESS`"
+_SHOWN_AS_EXAMPLE = re.compile(r"\be\.g\.|\b(?:prints?|printed|outputs?(?!\s*:)|emits?|"
+                               r"shows? up as|"
+                               r"formats?|messages?|strings?|looks? like|such as|like|e\.g\.|"
+                               r"example|expected|should|would|instead of|rather than|used to)\b",
+                               re.IGNORECASE)
+
+
+# ... or just after it: "`12 passed in 0.3s` is what the summary line looks like"
+_EXAMPLE_AFTER = re.compile(r"[^\n]*?\b(?:looks? like|is what|format|example|template)\b",
+                            re.IGNORECASE)
+
+
+def _blank_unless_run(match: re.Match[str]) -> str:
+    """Inline code as output lines see it: a runner's command, or a test run's own summary
+    pasted inline ("Both runs: `436 passed, 3 skipped`", "`[INFO] BUILD SUCCESS`"), unless
+    the line shows it as an example; other inline code is blanked."""
+    inner = match.group(0)[1:-1]
+    # what the line says just before it (a bounded look back keeps a long line linear)
+    window = max(match.start() - 80, 0)
+    begin = max(match.string.rfind("\n", window, match.start()) + 1, window)
+    if any(r.pattern.search(inner) for r in _OUTPUT_RULES) \
+            and not _SHOWN_AS_EXAMPLE.search(match.string, begin, match.start()) \
+            and not _EXAMPLE_AFTER.match(match.string, match.end(), match.end() + 80):
+        return " " + inner + " "
+    return _blank_unless_runner(match)
+
+
 def _marked(match: re.Match[str]) -> str:
     """Quoted text as sentences see it: blanked, but a sentence may start at it."""
     return "Q" + _blank(match)[1:]
@@ -265,7 +323,8 @@ def unquoted(text: str) -> str:
 
 # a lower-case sentence after a full stop ("fixed it. tests pass"), but not after an
 # abbreviation, an ellipsis or a path ("./...")
-_LOWER_START = re.compile(r"(?<![.\w]\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
+_LOWER_START = re.compile(r"(?<!\.\.)(?<!\b\w\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)"
+                          r"(?<!\bincl\.)(?<!\bapprox\.)(?<!\besp\.)(?<!\bcf\.)"
                           r"(?<=\w[.!?])\s+(?=[a-z])")
 
 
@@ -303,9 +362,12 @@ def _fails(text: str) -> bool:
 
 # the tests, CI or a run failing: "The integration suite fails on the DB fixture"
 _TEST_FAILS = re.compile(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|jobs?|checks?|"
-                         rf"{RUNNER}|{KINDS}|it|they|\d+)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
+                         rf"{RUNNER}|{KINDS}|it|they|\d+|remaining|the rest|others|"
+                         rf"one|two|three|four|five|six)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
                          r"(?:is|are|still) failing|errors? out|errored|(?:is|are|went|turned) red|"
-                         r"broke|crashed|hangs|hung|timed out|times out)\b", re.IGNORECASE)
+                         r"broke|crashed|hangs|hung|timed out|times out)\b"
+                         r"|\b(?:jobs?|runs?|builds?|pipelines?|workflows?|ci|runners?)\b[^.;:]{0,30}?"
+                         r"\b(?:got |was |were )?(?:cancell?ed|aborted|died)\b", re.IGNORECASE)
 # a failure told as settled: fixed since, or before a rerun
 _SETTLED = re.compile(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|addressed|"
                       r"re-?ran|rerun|re-?tried|retried|on retry|at first|first (?:push|run|try|"
@@ -331,7 +393,16 @@ def _partial(before: str, claimed: str) -> bool:
     return not (count and claimed.startswith(count.group(1) + " "))
 
 
-def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) -> ClaimRule | None:
+# a negation, but not of a failure ("no longer throws", "doesn't crash")
+_DOES_NOT = re.compile(r"(?:\b(?:not|never|cannot)\b|n't\b)(?!\s+(?:\w+\s+)?(?:throw|crash|fail|"
+                       r"error|break|hang|regress|leak|panic|raise|time out|flake)\w*)",
+                       re.IGNORECASE)
+
+
+def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
+               named: bool | None = None) -> ClaimRule | None:
+    """The first rule whose claim CLAUSE makes; CONTEXT (or NAMED, when given) says whether the
+    tests are named nearby, for a rule that needs them."""
     for rule in rules:
         m = rule.pattern.search(clause)
         if not m:
@@ -351,9 +422,14 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES) 
                 or _ENDS_EARLIER.match(clause[m.end():]) \
                 or ("green" in m.group(0).lower() and _COLOUR.search(context)):
             continue
-        if rule.needs_context and not TEST_CONTEXT.search(context):
+        if rule.needs_context and not (
+                TEST_CONTEXT.search(context) is not None if named is None else named):
             continue
         if _fails(clause[m.end():]):  # "passed once and failed twice": mixed
+            continue
+        # what it introduces says otherwise: "Tested locally: the modal still doesn't close"
+        after = re.match(r"\s*:(.*)", clause[m.end():])
+        if after and _DOES_NOT.search(after.group(1)):
             continue
         if "," in before and _fails_now(before[:before.rindex(",")]):  # "2 fail, the rest pass"
             continue
@@ -383,7 +459,7 @@ def _blocks(text: str) -> list[tuple[int, int]]:
 
 def _open_or_failed(block: str) -> bool:
     """BLOCK shows a failure or a check still open, now (not "before: 3 failed")."""
-    block = _EARLIER.sub("", block)
+    block = _WAS.sub("", _EARLIER.sub("", block))
     return _RUN_FAILED.search(block) is not None or _PENDING.search(block) is not None
 
 
@@ -396,11 +472,19 @@ class _Blocks:
         self.starts = [a for a, _ in self.spans]
         self.ends = dict(self.spans)
         self.judged: dict[int, bool] = {}
+        self.named: dict[int, bool] = {}
         self.failing: dict[int, list[int]] = {}  # block: starts of its sentences that fail now
 
     def of(self, at: int) -> int:
         """The start of the block AT is in."""
         return self.spans[max(bisect.bisect_right(self.starts, at) - 1, 0)][0]
+
+    def names_tests(self, at: int) -> bool:
+        """The block AT is in names the tests, CI or a runner."""
+        start = self.of(at)
+        if start not in self.named:
+            self.named[start] = TEST_CONTEXT.search(self.text, start, self.ends[start]) is not None
+        return self.named[start]
 
     def open_or_failed(self, at: int) -> bool:
         start = self.of(at)
@@ -409,9 +493,59 @@ class _Blocks:
         return self.judged[start]
 
 
+# a section labelled as the state before the work, up to the one labelled as after it
+# ("Before:" a failing run, "After:" a passing one): only the after is this work's result
+_BEFORE_LABEL = re.compile(
+    r"^[ \t]*[^\w\n]{0,6}(?:before|previously|originally|baseline|on main|old|without (?:the|my|"
+    r"this) (?:fix|change|patch))\b(?:[^\n]{0,60}:)?[ \t*_]*$", re.IGNORECASE | re.MULTILINE)
+_AFTER_LABEL = re.compile(
+    r"^[ \t]*[^\w\n]{0,6}(?:after|now|new|with (?:the|my|this) (?:fix|change|patch))\b"
+    r"(?:[^\n]{0,60}:|[ \t*_]*$)", re.IGNORECASE | re.MULTILINE)
+_TABLE = re.compile(r"(?:^[ \t]*\|.*\n?){2,}", re.MULTILINE)
+_BEFORE_COLUMN = re.compile(r"\W*(?:before|old|previously|was|main|baseline|before \S+)\W*",
+                            re.IGNORECASE)
+
+
+def _without_before_columns(match: re.Match[str]) -> str:
+    """A table with a "Before" column, that column blanked: "| tests | 3 failing | all 187
+    passing |" under "| Area | Before | After |" reads as its after."""
+    rows = match.group(0).split("\n")
+    header = rows[0].split("|")
+    gone = {i for i, cell in enumerate(header) if 0 < i < len(header) - 1
+            and _BEFORE_COLUMN.fullmatch(cell.strip())}
+    if not gone:
+        return match.group(0)
+    out = []
+    for row in rows:
+        cells = row.split("|")
+        out.append("|".join(" " * len(c) if i in gone and i < len(cells) - 1 else c
+                            for i, c in enumerate(cells)))
+    return "\n".join(out)
+
+
+def _as_now(text: str) -> str:
+    """TEXT without what it labels as the state before the work (a "Before:" section followed
+    by an "After:" one, a table's "Before" column), positions kept."""
+    afters = [m.start() for m in _AFTER_LABEL.finditer(text)]
+    pieces: list[str] = []
+    at = 0
+    for label in _BEFORE_LABEL.finditer(text):
+        i = bisect.bisect_right(afters, label.end())
+        if label.start() < at or i == len(afters):
+            continue
+        pieces += [text[at:label.start()], re.sub(r"[^\n]", " ", text[label.start():afters[i]])]
+        at = afters[i]
+    return _TABLE.sub(_without_before_columns, "".join(pieces) + text[at:])
+
+
+# a negative written without its apostrophe, as tired people type: "havent run it", "didnt"
+_NO_APOSTROPHE = re.compile(r"\b(have|has|had|did|does|do|is|are|was|were|could|would|should|"
+                            r"must)nt\b", re.IGNORECASE)
+
+
 def find_claims(text: str) -> list[Claim]:
     """Every sentence of TEXT that claims the tests pass, with the first rule it meets."""
-    text = normalised(text)
+    text = _as_now(_NO_APOSTROPHE.sub(r"\1n't", normalised(text)))
     plain = unquoted(text)
     marked = _QUOTED.sub(_marked, _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, _FENCE.sub(
         _blank, text))))
@@ -421,7 +555,8 @@ def find_claims(text: str) -> list[Claim]:
     spans = sentences(marked)
     for _, a, b in spans:
         if (_TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])) \
-                or _TEST_PENDING.search(plain[a:b]):
+                or _TEST_PENDING.search(plain[a:b]) or _UNVERIFIED.search(plain[a:b]) \
+                or _RUN_FAILED.search(_WAS.sub("", _EARLIER.sub("", plain[a:b]))):
             blocks.failing.setdefault(blocks.of(a), []).append(a)
     for line, start, end in spans:
         sentence = plain[start:end].strip()
@@ -429,7 +564,7 @@ def find_claims(text: str) -> list[Claim]:
         if _INSTRUCTION.match(sentence):
             continue
         # a run's own output beside the claim says something failed: "15 passed; 2 failed"
-        if _RUN_FAILED.search(sentence):
+        if _RUN_FAILED.search(_WAS.sub("", sentence)):
             continue
         clauses = _clauses(sentence)
         for clause in clauses:
@@ -469,7 +604,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
     block failed or is still open."""
     shown = _SOURCE_FENCE.sub(_blank, text)
     shown = _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, shown))
-    shown = _INLINE_CODE.sub(_blank_unless_runner, _PROSE_QUOTE.sub(_blank, shown))
+    shown = _INLINE_CODE.sub(_blank_unless_run, _PROSE_QUOTE.sub(_blank, shown))
     found: list[Claim] = []
     claimed: set[int] = set()
     fences = _lead_ins(text)
@@ -480,8 +615,10 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
         if number in seen or not line.strip() or line.rstrip().endswith("?") \
                 or blocks.of(start) in claimed:
             continue
-        rule = _claims_in(line, line, _OUTPUT_RULES)
+        # a ticked row counts where its block names the tests, CI or a runner
+        rule = _claims_in(line, line, _OUTPUT_RULES, named=blocks.names_tests(start))
         if rule is None or blocks.open_or_failed(start) or _UNVERIFIED.search(line) \
+                or any(_TAKEN_BACK.search(c) for c in _clauses(line)[1:]) \
                 or _introduced_as_other(fences, starts, start):
             continue
         found.append(Claim(rule, number, " ".join(line.split())[:300]))
