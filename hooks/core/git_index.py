@@ -64,6 +64,23 @@ def remove_from_index(pathspecs: Iterable[str], globs: Iterable[str], cwd: str |
             cwd=cwd, env=env)
 
 
+def where_to_look(paths: Iterable[str], globs: Iterable[str]) -> list[str] | None:
+    """The literal paths and, for each glob, the folder its first wildcard sits in: where an
+    entry that PATHS or GLOBS match can be. None when a glob starts with a wildcard (it could
+    match anywhere)."""
+    wanted = list(paths)
+    for glob in globs:
+        wild = next((at for at, c in enumerate(glob) if c in "*?[\\"), None)
+        if wild is None:
+            wanted.append(glob)
+            continue
+        folder = glob[:glob.rfind("/", 0, wild) + 1].rstrip("/")
+        if not folder:
+            return None
+        wanted.append(folder)
+    return wanted
+
+
 def may_hold(commit: str, paths: Iterable[str], cwd: str | None = None,
              ignore: Iterable[str] = ()) -> bool:
     """Might COMMIT's tree hold a file PATHS or the IGNORE globs match? False only when it
@@ -71,16 +88,9 @@ def may_hold(commit: str, paths: Iterable[str], cwd: str | None = None,
     paths and of the directories the globs start with, which reads only the trees on the
     way (a diff against the empty tree reads them all); a glob that starts with a wildcard
     could match anywhere: True."""
-    wanted = []
-    for spec in (*(p for p in paths if p), *(g for g in ignore if g)):
-        wild = next((at for at, c in enumerate(spec) if c in "*?[\\"), None)
-        if wild is None:
-            wanted.append(spec)
-            continue
-        folder = spec[:spec.rfind("/", 0, wild) + 1].rstrip("/")
-        if not folder:
-            return True
-        wanted.append(folder)
+    wanted = where_to_look((p for p in paths if p), (g for g in ignore if g))
+    if wanted is None:
+        return True
     if not wanted:
         return False
     return bool(git.run("ls-tree", "-r", "--full-tree", "--name-only", "-z", commit, "--",

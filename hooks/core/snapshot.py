@@ -309,16 +309,9 @@ def _may_hold(listing: bytes, added: list[str] | None, paths: list[str],
     True). One regular-expression scan of the listing; a loop over ADDED, what changed."""
     if added is None:
         return True
-    needles = list(paths)
-    for glob in globs:
-        wild = next((at for at, c in enumerate(glob) if c in "*?[\\"), None)
-        if wild is None:
-            needles.append(glob)
-            continue
-        folder = glob[:glob.rfind("/", 0, wild) + 1].rstrip("/")
-        if not folder:
-            return True
-        needles.append(folder)
+    needles = git_index.where_to_look(paths, globs)
+    if needles is None:
+        return True
     if not needles:
         return False
     if any(p == n or p.startswith(n + "/") for p in added for n in needles):
