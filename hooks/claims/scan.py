@@ -418,7 +418,12 @@ def _run_failed(text: str) -> bool:
 def _flaky_now(text: str) -> bool:
     """TEXT says a test is flaky now, not before the fix ("was flaky", "fixed the flaky ...")."""
     return any(not _DENIED.search(text[:m.start()]) for m in _FLAKY_NOW.finditer(text)) \
-        and _SETTLED.search(text) is None and _EARLIER.search(text) is None
+        and _FLAKE_SETTLED.search(text) is None and _EARLIER.search(text) is None
+
+
+# a flake told as settled: a rerun does not settle it, a fix does
+_FLAKE_SETTLED = re.compile(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|"
+                            r"addressed|de-?flaked|no longer)\b", re.IGNORECASE)
 
 
 def _fails_now(text: str) -> bool:
