@@ -87,6 +87,7 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("Test summary: total: 87, failed: 0, succeeded: 87, skipped: 0", "CLM012"),
     ("Fixed the flake (was 1 flaky in 20 runs); 20/20 green now.", "CLM001"),
     ("No flakes in 10 runs; all tests pass.", "CLM001"),
+    ("Confirmed green on CI run 4481.", "CLM006"),
     ("CI was not green before the fix; it is green now.", "CLM007"),
     ("Moved PDF generation into a queued job. `pytest` \u2192 `41 passed in 2.2s`", "CLM012"),
     ("Output of `go test ./...`:\n\n```\nok  \tchat/server\t2.1s\n```\n\nNo FAIL lines.", "CLM012"),
@@ -141,6 +142,8 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "but that's the inventory module; the job fails later. I haven't fixed that yet.",
     "The job log shows:\n\n```\nBUILD SUCCESSFUL in 12s\n```\n\nbut the deploy step after it "
     "errors out. Still investigating.",
+    "The unit suite passes, the integration suite doesn't yet.",
+    "The smoke tests pass. I didn't get to the full suite.",
     "Pasting the log the user attached:\n```\n==== 30 passed in 1.2s ====\n```\nThe crash is on "
     "3.13.",
 ])

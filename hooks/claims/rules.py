@@ -199,6 +199,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:verified|validated)\s+(?:on|in|against|locally|end to end|end-to-end)\b"
               r"(?!\s+(?:every|each|all)\b)"
               r"|\bsuccessfully ran (?:all )?(?:the )?(?:\d+ )?(?:tests|specs|test suite|suite)\b"
+              r"|\b(?:confirmed|verified) (?:it(?:'s| is) )?green\b"
               r"|^\W*(?:(?:done|fixed|implemented|built|added|pushed|tested)\W+(?:and\s+)?)+"
               r"(?:verified|confirmed)\W*$"
               r"|\b(?:all|every) (?:\w+ )?(?:checks|test runs?) (?:pass(?:ed)?|succeeded)\b"

@@ -126,6 +126,7 @@ _UNVERIFIED = re.compile(
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
     rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress)"
     r"|\bran nothing\b|\bnothing (?:ran|was run)\b|\bno tests (?:ran|were run)\b"
+    r"|(?:didn't|did not|haven't|have not|never)\s+(?:got|get|gotten)\s+(?:a?round\s+)?to\b"
     r"|(?:tests?|specs?|suite)(?:\s+(?:step|stage|job|run|phase))?\s+(?:are|were|is|was|got)\s+"
     r"(?:all\s+)?skipped)", re.IGNORECASE)
 # the tests, or a run of them, not done yet: "Tests pending.", "the e2e job is still queued"
@@ -386,6 +387,9 @@ _NOT_WHOLE = re.compile(
     r"going|turned|come back)\s+){0,3}(?:green|passing|clean|pass(?:ed)?|succeed(?:ed)?)\b"
     rf"{NOT_AN_OBJECT}"
     r"|\bnot (?:yet |all |fully |quite )?green\b"
+    r"|\b(?:tests?|specs?|suites?|ci|builds?|jobs?|ones?|others|the rest)\s+(?:still\s+)?"
+    r"(?:doesn't|don't|isn't|aren't|hasn't|haven't|won't|does not|do not|is not|are not)"
+    r"(?:\s+yet)?\s*(?:$|[.,;!)])"
     r"|(?:\bnot|n't|\bholding off on|\brefuse to)\s+(?:\w+\s+){0,2}?(?:call(?:ing)?|"
     r"declar(?:e|ing)|say(?:ing)?|claim(?:ing)?|mark(?:ing)?|consider(?:ing)?|report(?:ing)?)\s+"
     r"(?:(?:this|it|that|them|things|the \w+|ci)\s+)?(?:as\s+|is\s+|are\s+)?(?:green|passing|"
