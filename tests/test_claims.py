@@ -88,6 +88,8 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("Fixed the flake (was 1 flaky in 20 runs); 20/20 green now.", "CLM001"),
     ("No flakes in 10 runs; all tests pass.", "CLM001"),
     ("Confirmed green on CI run 4481.", "CLM006"),
+    ("CI is green. I haven't fixed the typo in the README yet, that's a follow-up.", "CLM002"),
+    ("I'm not calling the migration done until the backfill runs. Tests pass, though.", "CLM001"),
     ("CI was not green before the fix; it is green now.", "CLM007"),
     ("Moved PDF generation into a queued job. `pytest` \u2192 `41 passed in 2.2s`", "CLM012"),
     ("Output of `go test ./...`:\n\n```\nok  \tchat/server\t2.1s\n```\n\nNo FAIL lines.", "CLM012"),
@@ -144,6 +146,11 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "errors out. Still investigating.",
     "The unit suite passes, the integration suite doesn't yet.",
     "The smoke tests pass. I didn't get to the full suite.",
+    "The PR isn't mergeable yet: the required check hasn't passed. Everything else passed.",
+    "Green, but with one retry. Not counting that as a pass.",
+    "I'd hold off: the suite passed but `test_session` is intermittently failing on CI.",
+    "Someone asked why CI was green; the log shows `12 passed` because the marker deselected "
+    "the integration tests, so it's not a real pass.",
     "Pasting the log the user attached:\n```\n==== 30 passed in 1.2s ====\n```\nThe crash is on "
     "3.13.",
 ])

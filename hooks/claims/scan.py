@@ -75,6 +75,7 @@ _REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!j
                        r"said|claims?|claimed|reports? that|reported that|"
                        r"mentioned|quot(?:e|es|ed|ing)|"
                        r"(?:you|they|he|she) (?:wrote|think|thought|believe)|"
+                       r"asked (?:why|whether|if|how)|"
                        r"(?:as )?per (?:the|your|their|his|her)|"
                        r"according to|"
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
@@ -381,19 +382,23 @@ _TEST_FAILS = re.compile(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|job
 # "the suite isn't passing", "Not calling this green until I understand the flake"; what
 # else the paragraph says passed is then a part ("Linux jobs passed")
 _NOT_WHOLE = re.compile(
-    r"\b(?:ci|builds?|pipelines?|tests?|specs?|suites?|checks|jobs?|matrix|runs?|workflows?|"
+    r"\b(?:ci|builds?|pipelines?|tests?|specs?|suites?|checks?|jobs?|matrix|runs?|workflows?|"
     rf"{RUNNER}|it|this|everything)(?:'s|'re|\s+(?:is|are|has|have|does|do))?"
     r"(?:\s+not|n't)\s+(?:(?:yet|all|fully|quite|completely|entirely|really|actually|been|gone|"
     r"going|turned|come back)\s+){0,3}(?:green|passing|clean|pass(?:ed)?|succeed(?:ed)?)\b"
     rf"{NOT_AN_OBJECT}"
     r"|\bnot (?:yet |all |fully |quite )?green\b"
+    r"|\bnot (?:a )?(?:real|genuine|true|meaningful|trustworthy)\s+(?:pass|green|result)\b"
+    r"|\bnot count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass|green)\b"
+    r"|\bfalse (?:green|pass)\b"
     r"|\b(?:tests?|specs?|suites?|ci|builds?|jobs?|ones?|others|the rest)\s+(?:still\s+)?"
     r"(?:doesn't|don't|isn't|aren't|hasn't|haven't|won't|does not|do not|is not|are not)"
     r"(?:\s+yet)?\s*(?:$|[.,;!)])"
     r"|(?:\bnot|n't|\bholding off on|\brefuse to)\s+(?:\w+\s+){0,2}?(?:call(?:ing)?|"
     r"declar(?:e|ing)|say(?:ing)?|claim(?:ing)?|mark(?:ing)?|consider(?:ing)?|report(?:ing)?)\s+"
-    r"(?:(?:this|it|that|them|things|the \w+|ci)\s+)?(?:as\s+|is\s+|are\s+)?(?:green|passing|"
-    r"done|clean|verified|fixed|stable|a pass)\b", re.IGNORECASE)
+    r"(?:(?:(?:this|it|that|them|things|ci|the (?:build|suite|run|tests|pipeline|ci|pr|change|fix))"
+    r"\s+)?(?:as\s+|is\s+|are\s+)?(?:green|passing|clean|verified|a pass)"
+    r"|(?:this|it|that|them)\s+(?:as\s+)?(?:done|fixed|stable|ready))\b", re.IGNORECASE)
 # a test that is flaky now: "`auth.spec` is flaky", "test_upload flaked twice in 10 runs"
 _FLAKY_NOW = re.compile(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks?|been|theyre|its))"
                         r"\s+(?:\w+\s+)?flaky\b"
@@ -437,7 +442,7 @@ def _fails_now(text: str) -> bool:
         return False
     return any(not _DENIED.search(text[:m.start()]) and not _BEFORE_FIX.match(text[m.end():])
                for m in _FAILS.finditer(text)) \
-        or re.search(r"\b(?:are|is|still|keeps?)\s+failing\b", text, re.I) is not None
+        or re.search(r"\b(?:are|is|still|keeps?)\s+(?:\w+ly\s+)?failing\b", text, re.I) is not None
 
 
 def _partial(before: str, claimed: str) -> bool:
@@ -547,6 +552,9 @@ class _Blocks:
         self.judged: dict[int, bool] = {}
         self.named: dict[int, bool] = {}
         self.failing: dict[int, list[int]] = {}  # block: starts of its sentences that fail now
+        # blocks that tell of something not fixed yet ("I haven't fixed that yet"): they take
+        # back a run's output there, not a sentence's claim
+        self.unfixed: set[int] = set()
 
     def of(self, at: int) -> int:
         """The start of the block AT is in."""
@@ -643,8 +651,10 @@ def find_claims(text: str) -> list[Claim]:
                 or _TEST_PENDING.search(plain[a:b]) or _UNVERIFIED.search(plain[a:b]) \
                 or _run_failed(_WAS.sub("", _EARLIER.sub("", plain[a:b]))) \
                 or (_NOT_WHOLE.search(plain[a:b]) and not _EARLIER.search(plain[a:b])) \
-                or _NOT_FIXED.search(plain[a:b]) or _flaky_now(plain[a:b]):
+                or _flaky_now(plain[a:b]):
             blocks.failing.setdefault(blocks.of(a), []).append(a)
+        elif _NOT_FIXED.search(plain[a:b]):
+            blocks.unfixed.add(blocks.of(a))
     for line, start, end in spans:
         sentence = plain[start:end].strip()
         context, previous = previous + " " + text[start:end], text[start:end]
@@ -712,10 +722,10 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
         # a ticked row counts where its block names the tests, CI or a runner
         rule = _claims_in(line, line, _OUTPUT_RULES, named=blocks.names_tests(start))
         if rule is None or blocks.open_or_failed(start) or _UNVERIFIED.search(line) \
-                or blocks.failing.get(blocks.of(start)) \
+                or blocks.failing.get(blocks.of(start)) or blocks.of(start) in blocks.unfixed \
                 or any(_TAKEN_BACK.search(c) for c in _clauses(line)[1:]) \
                 or _introduced_as_other(fences, starts, start, lead_in,
-                                        bool(blocks.failing)):
+                                        bool(blocks.failing or blocks.unfixed)):
             continue
         found.append(Claim(rule, number, " ".join(line.split())[:300]))
         claimed.add(blocks.of(start))
