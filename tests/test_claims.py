@@ -148,6 +148,11 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "The smoke tests pass. I didn't get to the full suite.",
     "The PR isn't mergeable yet: the required check hasn't passed. Everything else passed.",
     "Green, but with one retry. Not counting that as a pass.",
+    "CI green is a merge requirement here, so I'll wait for it.",
+    "I think it's green but I'm on my phone and can't check.",
+    "Test results from the contractor's machine (not mine):\n```\n120 passed in 14s\n```",
+    "All checks passed... on the wrong branch. Rerunning on the PR branch now.",
+    "Ran the migration tests: they pass on Postgres 16, not on 14 yet.",
     "I'd hold off: the suite passed but `test_session` is intermittently failing on CI.",
     "Someone asked why CI was green; the log shows `12 passed` because the marker deselected "
     "the integration tests, so it's not a real pass.",

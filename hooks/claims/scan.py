@@ -88,6 +88,7 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|o
                         r"in the past|until|on (?:some|other)|sometimes|intermittently|except|"
                         r"apart from|other than|save for|if|unless|when|whenever|"
                         r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior)|"
+                        r"(?:on|in|against|for|with) (?:the |a )?(?:wrong|different)|"
                         r"faster|slower|quicker|more (?:often|reliably|quickly)|"
                         r"(?:that's|that is|which is|and that's) (?:all|it)\b(?! good)|"
                         r"nothing else (?:ran|runs|was run))\b",
@@ -107,7 +108,7 @@ _HALF = re.compile(r"\b(?:mostly|partly|partially|largely|nearly|almost|somewhat
 # a hedged claim beside an admission that nothing ran is no claim: "should pass now, but I
 # wasn't able to run them"
 _HEDGE = re.compile(r"\b(?:should|think|believe|expect|guess|suspect)\b", re.IGNORECASE)
-_NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|did not|"
+_NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|did not|can't|cannot|"
                       r"haven't|have not|hasn't|unable to|not able to)\s+"
                       r"(?:(?:been\s+)?able\s+to\s+)?(?:run|execute|test|verify|check)\b",
                       re.IGNORECASE)
@@ -169,7 +170,9 @@ _ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$
 _LEAD_IN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|e\.g\.|"
                       r"(?<!as )expected|should|would|issue|ticket|reporter|reported|user's|their|"
                       r"yesterday|last (?:week|time|run)|bug reports?|attached|customer'?s?|"
-                      r"someone(?:'s| else's)?|link(?:s|ed|ing)?)\b", re.IGNORECASE)
+                      r"someone(?:'s| else's)?|link(?:s|ed|ing)?|not mine|contractor'?s?|"
+                      r"colleague'?s?|teammate'?s?|co-?worker'?s?|another (?:team|machine|dev))\b",
+                      re.IGNORECASE)
 # ... or a log being discussed, which is not this work's run where the message tells of a
 # failure or something not fixed: "The failing CI log has this line:", "The job log shows:"
 _DISCUSSED = re.compile(r"\b(?:logs?|this line|these lines|snippet|excerpt|shows?|"
@@ -178,7 +181,8 @@ _ASKS = re.compile(r"\W*(?:do|does|did|is|are|was|were|can|could|should|will|wou
                    r"why|how|what|whether|any idea)\b", re.IGNORECASE)
 # a requirement, not a result: "tests passing on CI is required"
 _REQUIRED_AFTER = re.compile(r"[^,;]*?\b(?:is|are)\s+(?:required|needed|mandatory|a must|"
-                             r"a (?:precondition|prerequisite|requirement|blocker))\b",
+                             r"an? (?:[\w-]+ )?(?:precondition|prerequisite|requirement|"
+                             r"blocker|gate))\b",
                              re.IGNORECASE)
 # "green" as a colour, not a verdict
 _COLOUR = re.compile(r"\b(?:colou?rs?|amber|yellow|blue|orange|purple|pink|background|"
@@ -460,6 +464,11 @@ _DOES_NOT = re.compile(r"(?:\b(?:not|never|cannot)\b|n't\b)(?!\s+(?:\w+\s+)?(?:t
                        re.IGNORECASE)
 
 
+# a place the claim does not reach, told after it: "they pass on Postgres 16, not on 14 yet"
+_NOT_ON = re.compile(r"[^.;]*?,\s*(?:but\s+)?not\s+(?:on|in|with|under|for|yet|against)\b",
+                     re.IGNORECASE)
+
+
 # a time word that places what follows it in the past, unless a present-tense claim follows
 # in its own clause: "yesterday finished the export, PR is up and CI is green"
 _TEMPORAL = re.compile(r"yesterday|earlier today|last (?:week|time|run)", re.IGNORECASE)
@@ -496,7 +505,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                 or _partial(before, m.group(0)) or _HALF.search(m.group(0)) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
-                or _REQUIRED_AFTER.match(clause[m.end():]) \
+                or _REQUIRED_AFTER.match(clause[m.end():]) or _NOT_ON.match(clause[m.end():]) \
                 or _ENDS_EARLIER.match(clause[m.end():]) \
                 or ("green" in m.group(0).lower() and _COLOUR.search(context)):
             continue
