@@ -110,7 +110,7 @@ _HALF = re.compile(r"\b(?:mostly|partly|partially|largely|nearly|almost|somewhat
 _HEDGE = re.compile(r"\b(?:should|think|believe|expect|guess|suspect)\b", re.IGNORECASE)
 _NOT_RUN = re.compile(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|did not|can't|cannot|"
                       r"haven't|have not|hasn't|unable to|not able to)\s+"
-                      r"(?:(?:been\s+)?able\s+to\s+)?(?:run|execute|test|verify|check)\b",
+                      r"(?:(?:been\s+)?able\s+to\s+)?(?:run|execute|test|verify|check|push(?:ed)?)\b",
                       re.IGNORECASE)
 # what not running leaves the tests' verdict standing: "I haven't run the benchmarks"
 _NOT_THE_TESTS = r"(?!(?:\s+(?:the|any|it|them|this|that))?\s+(?:lint|linter|formatter|" \
@@ -130,10 +130,16 @@ _UNVERIFIED = re.compile(
     r"|\bran nothing\b|\bnothing (?:ran|was run)\b|\bno tests (?:ran|were run)\b"
     r"|(?:didn't|did not|haven't|have not|never)\s+(?:got|get|gotten)\s+(?:a?round\s+)?to\b"
     r"|(?:tests?|specs?|suite)(?:\s+(?:step|stage|job|run|phase))?\s+(?:are|were|is|was|got)\s+"
-    r"(?:all\s+)?skipped)", re.IGNORECASE)
+    r"(?:all\s+)?(?:skipped|disabled|turned off|commented out|excluded|not wired)"
+    r"|\bno (?:ci )?runs? (?:exists?|yet)\b"
+    r"|\b(?:the rest|everything else|the others)\b[^.;]{0,40}?(?:\bnot\b|n't)\s+"
+    r"(?:\w+\s+)?(?:run|ran|touch|touched|test|tested|tried|check|checked|look|looked))",
+    re.IGNORECASE)
 # the tests, or a run of them, not done yet: "Tests pending.", "the e2e job is still queued"
 _TEST_PENDING = re.compile(r"\b(?:tests?|specs?|suites?|e2e|integration|ci|jobs?)\b[^.;:]{0,30}?"
-                           r"\b(?:pending|queued|still running|not (?:yet )?run|in progress)\b",
+                           r"\b(?:pending|queued|still running|not (?:yet )?run|in progress|"
+                           r"(?:is|are) running(?!\s+(?:in|faster|slower|under|with|against|on|"
+                           r"as|through|clean|green|fine|again)\b))\b",
                            re.IGNORECASE)
 # a clause beside a claim that takes part of it back: "except the 3 in test_legacy.py", "but
 # one", "but only the lint stage ran", "but not in CI"
@@ -683,6 +689,7 @@ def find_claims(text: str) -> list[Claim]:
                 continue
             # a failure beside it, now: "two tests fail on Windows; the rest pass"
             if rule is not None and any(_fails_now(other) or _TAKEN_BACK.search(other)
+                                        or _TEST_PENDING.search(other)
                                         for other in clauses if other is not clause):
                 continue
             # "build's green, but that job doesn't run the tests": an admission beside it;
