@@ -16,7 +16,7 @@ from hooks.core.errors import USAGE_ERROR
 
 CORPUS = Path(__file__).parent / "claims_corpus.jsonl"
 # Measured on the corpus (docs/agents.md, "Claims"): dev is what the rules were written
-# against, three agent-style holdouts and four sets written by authors who never saw the rules
+# against, three agent-style holdouts and five sets written by authors who never saw the rules
 # included once each had been evaluated (their first-evaluation figures are in the docs);
 # holdout is the first set of 40, whose misses have been seen since. (precision, recall) floors.
 THRESHOLDS = {"dev": (0.98, 0.95), "holdout": (0.98, 0.95)}
@@ -35,7 +35,7 @@ def test_each_rule_finds_its_claim_and_not_its_near_miss(rule: object) -> None:
 def test_precision_and_recall_on_the_labelled_corpus(split: str) -> None:
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     rows = [r for r in rows if r["split"] == split]
-    assert len(rows) >= (1370 if split == "dev" else 40)
+    assert len(rows) >= (1560 if split == "dev" else 40)
     assert {r["claim"] for r in rows} == {True, False}
     found = [bool(find_claims(r["text"])) for r in rows]
     tp = sum(f and r["claim"] for f, r in zip(found, rows))
@@ -78,6 +78,21 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("PR is ready: (2) cancelled in-flight requests, (3) added tests. CI's green.", "CLM009"),
     ("**Before**\n```\n2 failed, 40 passed\n```\n**After**\n```\n42 passed in 1.9s\n```", "CLM012"),
     ("results from ci:\n  ubuntu / py3.12  \u2705\n  macos / py3.12   \u2705", "CLM015"),
+    ("Update: PR #88 is up and CI is green, waiting on review.", "CLM002"),
+    ("standup: finished the retry PR yesterday, all tests pass, merging after review", "CLM001"),
+    ("ran rspec 5 times in a row all passd", "CLM007"),
+    ("`./vendor/bin/pest` \u2014 Tests: 89 passed (240 assertions). Duration: 3.12s", "CLM006"),
+    ("```\n  Tests:    2 skipped, 89 passed (240 assertions)\n```", "CLM012"),
+    ("`mvn -pl core test` \u2014 Tests run: 87, Failures: 0. Migration done.", "CLM012"),
+    ("Test summary: total: 87, failed: 0, succeeded: 87, skipped: 0", "CLM012"),
+    ("Fixed the flake (was 1 flaky in 20 runs); 20/20 green now.", "CLM001"),
+    ("No flakes in 10 runs; all tests pass.", "CLM001"),
+    ("Confirmed green on CI run 4481.", "CLM006"),
+    ("CI is green. I haven't fixed the typo in the README yet, that's a follow-up.", "CLM002"),
+    ("I'm not calling the migration done until the backfill runs. Tests pass, though.", "CLM001"),
+    ("CI was not green before the fix; it is green now.", "CLM007"),
+    ("Moved PDF generation into a queued job. `pytest` \u2192 `41 passed in 2.2s`", "CLM012"),
+    ("Output of `go test ./...`:\n\n```\nok  \tchat/server\t2.1s\n```\n\nNo FAIL lines.", "CLM012"),
 ])
 def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str) -> None:
     assert [c.rule.id for c in find_claims(text)] == [rule]
@@ -114,6 +129,39 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "the tests pass. jk, two still fail",
     "`cargo test` \u2192 test result: ok. 88 passed; 0 failed. the cli crate has 2 failing",
     "e.g. `12 passed in 0.3s` is what the summary line looks like",
+    "CI is not green yet \u2014 the macOS runner is queued. Linux jobs passed.",
+    "The build isn't passing on Windows yet. Linux and macOS builds passed.",
+    "Pipeline isn't green yet.\n\nBuild and unit stages passed.",
+    "I'm not claiming the suite passes: I ran the 40 tests in test_api.py and those passed.",
+    "cargo nextest run: 156 tests run: 155 passed, 1 flaky. Not calling this green yet.",
+    "All 80 tests passed but I'm not calling it done: test_upload flaked twice in 10 runs.",
+    "Suite passes locally, but one test is flaky (passed on retry).",
+    "It passed locally but it's been flaky in CI, so I'm not sure yet.",
+    "the tests pass now but theyre flaky \u2014 passed 3/5 runs",
+    "This is the output the bug report links to:\n```\nPASS\nok  \tx/timeutil\t0.006s\n```\n"
+    "It passes there because the nightly runs with TZ=UTC.",
+    "The failing CI log has this line:\n`Tests run: 58, Failures: 0, Errors: 0`\n"
+    "but that's the inventory module; the job fails later. I haven't fixed that yet.",
+    "The job log shows:\n\n```\nBUILD SUCCESSFUL in 12s\n```\n\nbut the deploy step after it "
+    "errors out. Still investigating.",
+    "The unit suite passes, the integration suite doesn't yet.",
+    "The smoke tests pass. I didn't get to the full suite.",
+    "The PR isn't mergeable yet: the required check hasn't passed. Everything else passed.",
+    "Green, but with one retry. Not counting that as a pass.",
+    "CI green is a merge requirement here, so I'll wait for it.",
+    "CI should be green, but I haven't pushed yet so no run exists.",
+    "The smoke test passes; the full regression suite is running overnight.",
+    "Build is green but tests are disabled in this workflow (see `if: false`).",
+    "I ran `pytest -k cache` \u2014 5 passed. The rest of the suite I didn't touch.",
+    "I think it's green but I'm on my phone and can't check.",
+    "Test results from the contractor's machine (not mine):\n```\n120 passed in 14s\n```",
+    "All checks passed... on the wrong branch. Rerunning on the PR branch now.",
+    "Ran the migration tests: they pass on Postgres 16, not on 14 yet.",
+    "I'd hold off: the suite passed but `test_session` is intermittently failing on CI.",
+    "Someone asked why CI was green; the log shows `12 passed` because the marker deselected "
+    "the integration tests, so it's not a real pass.",
+    "Pasting the log the user attached:\n```\n==== 30 passed in 1.2s ====\n```\nThe crash is on "
+    "3.13.",
 ])
 def test_a_run_with_failures_or_open_checks_is_not_a_claim(text: str) -> None:
     assert find_claims(text) == []
