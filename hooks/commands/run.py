@@ -60,12 +60,10 @@ def main(argv: Sequence[str]) -> int:
     refuse_hidden_failures(command, shell_form)
     from hooks.core import git
     from hooks.core import snapshot
-    from hooks.core.attributes import refuse_local_filters
 
     paths = git.repo_paths()
-    refuse_local_filters(paths.root, paths.common_dir)  # before git add runs a filter
-    # git reads the work tree for the first snapshot while the rest of the run loads
-    begun = snapshot.start(paths.root)
+    # begun before the recording modules load: git reads the work tree meanwhile
+    begun = snapshot.begin(paths.root, paths.common_dir)
     try:
         from hooks.receipt.record.run import run
 
@@ -74,7 +72,7 @@ def main(argv: Sequence[str]) -> int:
                    begun=(begun,))
     finally:
         if begun is not None:
-            begun.discard()  # when the run stopped before its snapshot: git waited for
+            begun.discard()  # run() took it over, or stopped before: git waited for, copy gone
 
 
 def refuse_hidden_failures(command: Sequence[str], shell_form: bool) -> None:

@@ -416,6 +416,15 @@ def start(root: str) -> Started | None:
     return Started(temp_index, index, config, listing, add)
 
 
+def begin(root: str, common_dir: str) -> Started | None:
+    """``start``, after refusing clone-local filters (``git add`` would run them): how a run
+    begins its first snapshot, so that git reads the work tree while the run is set up."""
+    from hooks.core.attributes import refuse_local_filters
+
+    refuse_local_filters(root, common_dir)
+    return start(root)
+
+
 def _reusable(root: str, previous: Snapshot | None,
               index: tuple[int, ...] | None) -> str | None:
     """PREVIOUS's kept index, taken over, when starting from it gives the tree a fresh copy of

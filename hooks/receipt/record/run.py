@@ -52,15 +52,12 @@ def run(
     begun: tuple[snapshot.Started | None] | None = None,
 ) -> int:
     """Run COMMAND (in the current directory, or the root when AT_ROOT) and write its
-    receipt; the exit code is the command's. BEGUN: the caller refused clone-local filters
-    and began the first snapshot (``snapshot.start``, None when it could not)."""
+    receipt; the exit code is the command's. BEGUN: the first snapshot the caller began
+    (``snapshot.begin``, None when it could not begin early)."""
     paths = git.repo_paths()
     root = paths.root
     if begun is None:
-        from hooks.core.attributes import refuse_local_filters
-
-        refuse_local_filters(root, paths.common_dir)  # before git add runs a filter
-        begun = (snapshot.start(root),)  # git reads the work tree while the run is set up
+        begun = (snapshot.begin(root, paths.common_dir),)
     first = begun[0]
     try:
         cwd = root if at_root else os.getcwd()
