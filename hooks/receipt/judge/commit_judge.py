@@ -1,12 +1,14 @@
 """Judging one commit: the last-run receipt, or each receipt the repository's policy needs, found
 in the receipt files or the notes, each read for staleness, tamper evidence and signatures.
-``Judge.commit`` returns what it found (``Judged``); ``judge_commits`` (judge/check.py) drives
+``Judge.commit`` returns what it found (``JudgedCommit``); ``judge_commits`` (judge/check.py) drives
 it over the commits and assembles the ``CheckResult``.
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
+from typing import NamedTuple
 
 from hooks.core import exits
 from hooks.core import git
@@ -23,30 +25,17 @@ from hooks.receipt.store.load import load
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from hooks.receipt.judge.suite import Need
     from hooks.receipt.signing import Signers
 
 
-class Judged:
+class JudgedCommit(NamedTuple):
     """One commit judged: every reason it is refused (none: it is vouched for), the receipts
-    found vouching while it was judged (each with where it is), and the policy notes it made.
-    Frozen (a dataclass would import ``inspect`` on every check)."""
+    found vouching while it was judged (each with where it is), and the policy notes it made."""
 
-    __slots__ = ("findings", "notes", "vouching")
     findings: tuple[Finding, ...]
     vouching: tuple[tuple[dict[str, Any], str], ...]
     notes: tuple[str, ...]
-
-    def __init__(self, findings: tuple[Finding, ...],
-                 vouching: tuple[tuple[dict[str, Any], str], ...], notes: tuple[str, ...]) -> None:
-        object.__setattr__(self, "findings", findings)
-        object.__setattr__(self, "vouching", vouching)
-        object.__setattr__(self, "notes", notes)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Judged is frozen: {name} cannot be set")
 
 
 class Judge:
@@ -69,11 +58,11 @@ class Judge:
     signers: Signers | None = None
     noted: NotedReceipts
 
-    def commit(self, commit: str, loaded: LoadedReceipt) -> Judged:
+    def commit(self, commit: str, loaded: LoadedReceipt) -> JudgedCommit:
         """COMMIT judged by the receipt file LOADED and everything else its policy reads."""
         self._vouching, self._notes = [], []
         found = self._findings(commit, loaded)
-        return Judged(tuple(found), tuple(self._vouching), tuple(self._notes))
+        return JudgedCommit(tuple(found), tuple(self._vouching), tuple(self._notes))
 
     def _findings(self, commit: str, loaded: LoadedReceipt) -> list[Finding]:
         if not (self.policy_file.test_commands or self.policy_file.routes):
