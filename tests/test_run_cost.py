@@ -151,6 +151,44 @@ def test_a_scripts_runtime_is_asked_every_time(tmp_path: Path,
     assert runtime_of(["true"], str(tmp_path / "cache")) == "Python 3.2.2"
 
 
+def test_a_version_managers_shim_is_asked_again_only_when_its_choice_can_differ(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pyenv shim chooses from PYENV_VERSION, .python-version files and the global version
+    file: with those the same, the cache answers (a shim costs a dozen processes)."""
+    shim = tmp_path / "shims" / "python3"
+    shim.parent.mkdir()
+    shim.write_text('#!/bin/sh\n# exec "$PYENV_ROOT/libexec/pyenv" exec "$program"\n'
+                    'echo asked >> "$PYENV_ROOT/asked"\n'
+                    'echo "Python $(cat .python-version 2>/dev/null || cat $PYENV_ROOT/version)"\n')
+    shim.chmod(0o755)
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "version").write_text("3.0.1\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setenv("PATH", str(shim.parent) + os.pathsep + os.environ["PATH"])
+    monkeypatch.setenv("PYENV_ROOT", str(root))
+    monkeypatch.delenv("PYENV_VERSION", raising=False)
+    monkeypatch.chdir(work)
+    cache = str(tmp_path / "cache")
+
+    def asked() -> int:
+        return len((root / "asked").read_text().splitlines())
+
+    assert runtime_of(["true"], cache) == "Python 3.0.1"
+    assert runtime_of(["true"], cache) == "Python 3.0.1"
+    assert asked() == 1
+    (work / ".python-version").write_text("3.4.5\n")  # a local version file now
+    assert runtime_of(["true"], cache) == "Python 3.4.5"
+    monkeypatch.setenv("PYENV_VERSION", "3.4.5")  # a variable of its own
+    assert runtime_of(["true"], cache) == "Python 3.4.5"
+    assert asked() == 3
+    os.utime(work / ".python-version", ns=(1, 1))
+    (work / ".python-version").write_text("3.6.7\n")
+    assert runtime_of(["true"], cache) == "Python 3.6.7"
+    assert asked() == 4
+
+
 def test_the_events_fuse_once_writes_match_the_ledger_schema(repo: Repo) -> None:
     """``fuse --once`` writes its events without validating them: start, green, max_steps."""
     repo.commit("init")

@@ -30,8 +30,8 @@ CACHE_FILE = "runtimes.json"
 
 def _probe(cmd: Sequence[str], cache_dir: str | None = None) -> str | None:
     """The first line CMD prints, remembered in CACHE_DIR by the program's real path, mtime and
-    size when it is a binary: a program that is a script (a pyenv or asdf shim) chooses the
-    interpreter it runs each time, so it is asked every time."""
+    size when it is a binary, and for a pyenv or asdf shim by what it chooses from too; any
+    other script may choose differently each time, so it is asked every time."""
     key = _binary_key(cmd) if cache_dir else None
     if key is None or cache_dir is None:
         return _asked(cmd)
@@ -62,6 +62,9 @@ def _probe(cmd: Sequence[str], cache_dir: str | None = None) -> str | None:
 
 
 def _binary_key(cmd: Sequence[str]) -> str | None:
+    """What identifies CMD's answer: the program's real path, mtime and size for a binary; for
+    a version manager's shim, also everything its choice is made from (``_shim_choice``);
+    None for any other script, which is asked every time."""
     found = shutil.which(cmd[0])
     if not found:
         return None
@@ -69,11 +72,53 @@ def _binary_key(cmd: Sequence[str]) -> str | None:
     try:
         info = os.stat(real)
         with open(real, "rb") as f:
-            if f.read(2) == b"#!":
-                return None
+            head = f.read(4096)
     except OSError:
         return None
-    return "\0".join([real, str(info.st_mtime_ns), str(info.st_size), *cmd[1:]])
+    key = [real, str(info.st_mtime_ns), str(info.st_size), *cmd[1:]]
+    if head[:2] == b"#!":
+        choice = _shim_choice(head)
+        if choice is None:
+            return None
+        key += choice
+    return "\0".join(key)
+
+
+# Version managers whose shims choose the interpreter from files and variables alone: the
+# word that marks the shim, the variables' prefix, the files looked for from the working
+# directory up, and the global file (under the manager's root, or the home directory).
+_MANAGERS = (
+    (b"pyenv", "PYENV_", (".python-version",), ("PYENV_ROOT", "~/.pyenv", "version")),
+    (b"asdf", "ASDF_", (".tool-versions",), ("HOME", "~", ".tool-versions")),
+)
+
+
+def _shim_choice(head: bytes) -> list[str] | None:
+    """For the shim of a known version manager (pyenv, asdf), HEAD being its first bytes, what
+    its choice of interpreter depends on: its variables, and the identity (path, mtime, size)
+    of each version file from the working directory up and of the global one. A later run
+    with all of these the same is answered from the cache; any other script is None."""
+    manager = next((m for m in _MANAGERS if m[0] in head), None)
+    if manager is None:
+        return None
+    _word, prefix, names, (root_var, root_default, global_name) = manager
+    choice = sorted(f"{k}={v}" for k, v in os.environ.items() if k.startswith(prefix))
+    root = os.environ.get(root_var) or os.path.expanduser(root_default)
+    places = []
+    here = os.getcwd()
+    while True:
+        places += [os.path.join(here, n) for n in names]
+        up = os.path.dirname(here)
+        if up == here:
+            break
+        here = up
+    for path in [*places, os.path.join(root, global_name), os.path.join(root, "versions")]:
+        try:
+            info = os.stat(path)
+        except OSError:
+            continue
+        choice.append(f"{path}:{info.st_mtime_ns}:{info.st_size}")
+    return choice
 
 
 def _asked(cmd: Sequence[str]) -> str | None:
