@@ -93,6 +93,14 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("CI was not green before the fix; it is green now.", "CLM007"),
     ("Moved PDF generation into a queued job. `pytest` \u2192 `41 passed in 2.2s`", "CLM012"),
     ("Output of `go test ./...`:\n\n```\nok  \tchat/server\t2.1s\n```\n\nNo FAIL lines.", "CLM012"),
+    ("Fixed the lock order before touching `idle`.\n\n```\nok  \tacme/pool\t4.8s\n```", "CLM012"),
+    ("All three CI runners (Linux, macOS, Windows) passed on the latest push.", "CLM009"),
+    ("Ran the suite twice and it came through clean both times.", "CLM007"),
+    ("Fixed the off-by-one; suite is back to green", "CLM009"),
+    ("tests all passin now lol", "CLM001"),
+    ("Busted the cache and re-ran: every job on the pipeline passed this time.", "CLM009"),
+    ("Build + tests green on main after the merge.", "CLM002"),
+    ("**Testing:** All 87 tests pass, including the per-key isolation ones.", "CLM001"),
 ])
 def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str) -> None:
     assert [c.rule.id for c in find_claims(text)] == [rule]
@@ -128,6 +136,17 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "1) unit - ok\n2) integration - failing\n3) e2e - ok",
     "the tests pass. jk, two still fail",
     "`cargo test` \u2192 test result: ok. 88 passed; 0 failed. the cli crate has 2 failing",
+    "## Result\nAll 87 tests pass\n\n## Update\nRebased, and 3 tests fail. So scratch the above.",
+    "```\n1 passed in 2.4s\n```\n\nThe first run failed; not going to call this fixed until I "
+    "understand the race.",
+    "```\n$ ./gradlew assembleDebug -x test\nBUILD SUCCESSFUL in 52s\n```\n\nThe unit tests were "
+    "not run: the SDK jars are not here.",
+    "Per @dana, all tests pass on her branch \u2014 I haven't pulled it yet.",
+    "Still open: [ ] CI green, [ ] changelog entry.",
+    "```\n1 failed, 139 passed in 4.91s\n```\nThe new test passes; the other one looks related.",
+    "tests were green on friday before the cron removal, haven't rerun since",
+    "The failing test passes now. But the package turned up three new failures.",
+    "Next up: get the suite passing on Windows.",
     "e.g. `12 passed in 0.3s` is what the summary line looks like",
     "CI is not green yet \u2014 the macOS runner is queued. Linux jobs passed.",
     "The build isn't passing on Windows yet. Linux and macOS builds passed.",

@@ -31,7 +31,10 @@ PASSED = r"(?:pass(?:es|ed)?|(?:are|is|were|was|now|all|still|\s)*passing|succee
 
 
 # "passes the config to the loader": pass as a verb with an object is not a test result
-NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|this|that|these|those|them|through|" \
+# ("passed this time" is a time, not an object)
+NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|" \
+                r"(?:this|that)(?!\s+(?:time|round|run|go|morning|afternoon|evening|week)\b)|" \
+                r"these|those|them|through|" \
                 r"to|into|over|along(?! with)|by|from|as|control|data|each(?! time)|" \
                 r"every(?! time)|" \
                 r"my|our|your|" \
@@ -60,7 +63,8 @@ SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|exist
           rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
           r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|" \
           r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
-          r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+)?(?:envs?|environments?|" \
+          r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+){0,2}" \
+          r"(?:envs?|environments?|" \
           r"packages?|targets?|platforms?|jobs?|runners?|python versions|node versions|browsers?|" \
           r"scenarios?|examples?|cases?|suites?|workspaces?|modules?|crates?|projects?|" \
           r"matrix (?:entries|jobs))" \
@@ -73,13 +77,15 @@ SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|exist
 # what it did: passed, went green, came back clean ("is happy" only of the tests, CI or a runner)
 _LINK = r"(?:'s|'re|\s+(?:is|are|r|was|were|has|have|been|now|still|all|both|also|too|again|" \
         r"fully|consistently|stays?|stayed|looks?|looked|seems?|came back|comes? back|ran|runs?|" \
-        r"went|goes|go|turned|turns|completed?|finished|should|will|be|do|does|did|each))"
+        r"went|goes|go|turned|turns|completed?|finished|should|will|be|do|does|did|each|" \
+        r"came through|comes? through))"
 # a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
 # green") unless nothing stands between them ("unit + e2e green")
 VERDICT = rf"{_LINK}{{0,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?)\b" \
-          rf"|{_LINK}{{1,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:passing|green|clean(?:ly)?|" \
+          rf"|{_LINK}{{1,4}}\s+(?:all\s+|100%\s+|fully\s+|back\s+to\s+)?" \
+          r"(?:passing|green|clean(?:ly)?|" \
           r"successful(?:ly)?)\b"
-STATE = r"\s+(?:all\s+|both\s+|now\s+)?(?:passing|green|clean|successful)\b"
+STATE = r"\s+(?:all\s+|both\s+|now\s+|back\s+to\s+)?(?:passing|green|clean|successful)\b"
 # what may follow a verdict: not an object ("passes artifacts between stages") or a noun it
 # describes ("clean code")
 VERDICT_END = r"(?=\s*(?:$|[^\w\s]|\d|(?:on|in|for|with|locally|now|again|too|also|cleanly|" \
@@ -216,7 +222,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"ten|eleven|twelve|of them|of these))?(?:'s|'re)?\s+(?:all\s+|now\s+|still\s+|"
               rf"do\s+|also\s+|both\s+){{0,4}}(?:(?:run|ran)\s+and\s+)?"
               rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+)?passing|(?:are\s+|is\s+)?(?:all\s+)?green|"
-              rf"succeed(?:s|ed)?|went green|(?:came|come|comes) back clean|ran clean|"
+              rf"succeed(?:s|ed)?|went green|(?:came|come|comes) (?:back|through) clean|ran clean|"
               rf"(?:are\s+|is\s+)?(?:all\s+)?clean)\b{NOT_AN_OBJECT}",
               "I fixed the two specs. Both pass now.",
               "I fixed the two specs. Both fail on CI.",
@@ -259,7 +265,8 @@ RULES: tuple[ClaimRule, ...] = (
               "Reran it after the rebase: mostly green, one flaky failure."),
     ClaimRule("CLM011", "says it came back clean, of the tests just named",
               r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both|100%)"
-              r"\s+)*(?:came back clean|comes back clean|ran clean|runs clean|passed|passing|"
+              r"\s+)*(?:came back clean|comes back clean|came through clean|ran clean|runs clean|"
+              r"passed|passing|"
               r"succeeded|"
               r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
               r"both times|every time|throughout))*\W*(?=$|[,.;!)])",

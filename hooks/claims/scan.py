@@ -68,7 +68,7 @@ _CONDITION = re.compile(
     r"check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
     r"next step|to-?do|plan(?:s|ned)? to|remaining\s*:|left to do|still to do|outstanding\s*:|"
     r"(?:make|get) (?:the |all )?(?:\w+ )?(?:tests?|specs?|suites?|ci|builds?) (?:to )?"
-    r"(?:pass|green)|"
+    r"(?:pass(?:ing)?|green)|"
     r"please|let me know)\b", re.IGNORECASE)
 # ("cargo-nextest says: ..." is the runner's own output, not hearsay)
 _REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )says?|"
@@ -76,15 +76,20 @@ _REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!j
                        r"mentioned|quot(?:e|es|ed|ing)|"
                        r"(?:you|they|he|she) (?:wrote|think|thought|believe)|"
                        r"asked (?:why|whether|if|how)|"
-                       r"(?:as )?per (?:the|your|their|his|her)|"
+                       r"(?:as )?per (?:the|your|their|his|her)|^\W*per\s+@?[\w.-]+(?:'s)?\W*,|"
                        r"according to|"
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
                        r"before (?:my|the|this|that|i|we)\b|yesterday|earlier today|"
-                       r"last (?:week|time|run)|on main|upstream)\b", re.IGNORECASE)
+                       r"last (?:week|time|run)|on main(?!\s+(?:after|now|since|post-merge)\b)|"
+                       r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
-_QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|on main|upstream|"
+_QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|"
+                        r"on main(?!\s+(?:after|now|since|post-merge)\b)|upstream|"
+                        r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+                        r"on (?:his|her|their|your|someone's|[\w-]+'s) "
+                        r"(?:branch|machine|fork|laptop|box)|"
                         r"in the past|until|on (?:some|other)|sometimes|intermittently|except|"
                         r"apart from|other than|save for|if|unless|when|whenever|"
                         r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior)|"
@@ -150,7 +155,7 @@ _TAKEN_BACK = re.compile(r"^\W*(?:except|apart from|other than|save for|bar)\b"
                          r"\bnot (?:in|on|with|under|for|when)\b|\bexclud\w*|\bskipp(?:ed|ing)\b|"
                          r"\bminus\b)", re.IGNORECASE)
 # an instruction or a plan at the start of a clause: "Next: confirm CI is green"
-_IMPERATIVE = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:next\s*:\s*|then\s+)?"
+_IMPERATIVE = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:next(?:\s+up)?\s*:\s*|then\s+)?"
                          r"(?:confirm|verify|check|ensure|get|"
                          r"make(?!\s+(?:test|check|verify|ci)\b)|keep)\b", re.IGNORECASE)
 # a failure that is not the present state: "fails without the fix", "fails on main"
@@ -158,7 +163,8 @@ _BEFORE_FIX = re.compile(r"^\s*(?:on main|before|without (?:the|my|this) (?:fix|
                          r"previously|originally|earlier|in the old|on the old|until)\b",
                          re.IGNORECASE)
 # reported after the claim: "passes in CI per the badge"
-_HEARSAY_AFTER = re.compile(r"\b(?:per|according to|going by|judging by|apparently|reportedly|"
+_HEARSAY_AFTER = re.compile(r"\b(?:per(?=\s)|according to|going by|judging by|apparently|"
+                            r"reportedly|"
                             r"supposedly|allegedly|(?:the|a) (?:reviewer|user|issue|ticket|author|"
                             r"description|readme|badge|docs?) (?:says?|said|claims?|reports?|wrote)"
                             r"|(?:he|she|they|you) (?:says?|said|claims?|wrote))\b", re.IGNORECASE)
@@ -172,13 +178,15 @@ _INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|rep
 # a clause that ends by moving the claim back in time: "passed in the wrong order before"
 _ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$", re.IGNORECASE)
 # what introduces a code block that is not this work's run: "Before my change:", "Expected
-# output:", "The issue's log:", "e.g."
-_LEAD_IN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|e\.g\.|"
-                      r"(?<!as )expected|should|would|issue|ticket|reporter|reported|user's|their|"
-                      r"yesterday|last (?:week|time|run)|bug reports?|attached|customer'?s?|"
-                      r"someone(?:'s| else's)?|link(?:s|ed|ing)?|not mine|contractor'?s?|"
-                      r"colleague'?s?|teammate'?s?|co-?worker'?s?|another (?:team|machine|dev))\b",
-                      re.IGNORECASE)
+# output:", "The issue's log:", "e.g." (a time or an expectation only in the line that leads
+# into the block; whose run it is, in the paragraph before it too)
+_LEAD_IN_WHEN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|"
+                           r"e\.g\.|(?<!as )expected|should|would|yesterday|"
+                           r"last (?:week|time|run))\b", re.IGNORECASE)
+_LEAD_IN = re.compile(r"\b(?:issue|ticket|reporter|reported|user's|their|bug reports?|attached|"
+                      r"customer'?s?|someone(?:'s| else's)?|link(?:s|ed|ing)?|not mine|"
+                      r"contractor'?s?|colleague'?s?|teammate'?s?|co-?worker'?s?|"
+                      r"another (?:team|machine|dev))\b", re.IGNORECASE)
 # ... or a log being discussed, which is not this work's run where the message tells of a
 # failure or something not fixed: "The failing CI log has this line:", "The job log shows:"
 _DISCUSSED = re.compile(r"\b(?:logs?|this line|these lines|snippet|excerpt|shows?|"
@@ -205,7 +213,9 @@ _FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashe
 _DENIED = re.compile(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+(?:\S+\s+){0,2}$",
                      re.IGNORECASE)
 # what a test run's own output says when something failed, anywhere in the block it is in
-_RUN_FAILED = re.compile(r"\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|failing|fails?|"
+_RUN_FAILED = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|a few|several|"
+                         r"a couple of)\s+(?:new\s+|more\s+)?failures\b"
+                         r"|\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|failing|fails?|"
                          r"errors?|flaky|flakes?|flaked|timed out|timeouts?)\b"
                          r"(?!\s+(?:tests?|specs?|cases?|ones?)\b)"
                          r"|(?<!no )\b(?:failures|errors|failed)\s*[:=]\s*[1-9]"
@@ -250,7 +260,7 @@ _SOURCE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*(?!(?:text|txt|console|shel
                            r"[^\n]*\n.*?(?:^[ \t]*(?:```|~~~)[ \t]*$|\Z)",
                            re.DOTALL | re.MULTILINE)
 # an unticked box claims nothing: "- [ ] Tests pass" in a template is a to-do
-_UNTICKED = re.compile(r"^\s*(?:[-*+]\s*)?\[ \].*$", re.MULTILINE)
+_UNTICKED = re.compile(r"^\s*(?:[-*+]\s*)?\[ \].*$|\[ \][^\[\n,;]*", re.MULTILINE)
 # how far back a negation reaches: not past a colon or an "and" ("Not much to say: the tests
 # pass", "the repro no longer crashes and the tests pass")
 _SCOPE = re.compile(r":\s|\band\s")
@@ -640,7 +650,8 @@ _NO_APOSTROPHE = re.compile(r"\b(have|has|had|did|does|do|is|are|was|were|could|
 
 
 # the verdict words as tired people mistype them: "all passd", "sucessful", "tets"
-_TYPOS = re.compile(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|(?P<passing>pas+ing|pasing)|"
+_TYPOS = re.compile(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
+                    r"(?P<passing>pas+ing|pasing|pas+in(?=\s|$|[.,!'])|pas+in')|"
                     r"(?P<succeeded>suc+e+ded|succeedd)|(?P<successful>suc+es+ful+)|"
                     r"(?P<tests>tets|tsets|tesst|testss)|(?P<green>gre{3,}n|gren)|"
                     r"(?P<verified>verfied|verifed|verifid))\b", re.IGNORECASE)
@@ -710,7 +721,37 @@ def find_claims(text: str) -> list[Claim]:
                 claims.append(Claim(rule, line, original[:300]))
                 break
     claims.extend(_output_claims(text, blocks, {c.line for c in claims}))
+    # a later line takes it back: "So scratch the above; this isn't green anymore", "I'm not
+    # going to call this fixed until I understand the race", "so the unit tests were not run"
+    withdrawn = max((line for line, a, b in spans if _withdraws(plain[a:b])), default=0)
+    claims = [c for c in claims if c.line >= withdrawn]
+    # "The new test passes" beside a run that shows failures: a part, not the whole
+    if any(_PART.search(c.sentence) for c in claims) \
+            and _run_failed(_WAS.sub("", _EARLIER.sub("", text))):
+        claims = [c for c in claims if not _PART.search(c.sentence)]
     return sorted(claims, key=lambda c: c.line)
+
+
+# a claim about the test the work added or fixed, not the suite
+_PART = re.compile(r"^(?!.*\b(?:all|suite|everything|whole|full|entire|rest|every)\b).*"
+                   r"\b(?:new|newly added|added|updated|failing|broken|regression|reproducing)\s+"
+                   r"(?:[\w`()]+\s+)?(?:tests?|specs?|cases?|ones?)\b", re.IGNORECASE)
+
+
+# what takes back a claim made above it
+_RETRACTED = re.compile(r"\b(?:scratch (?:that|the above|this)|ignore (?:that|the above|my (?:last|"
+                        r"previous))|spoke too soon|take (?:that|it) back|"
+                        r"(?:isn't|is not|aren't|are not|not) (?:green|passing) any ?more|"
+                        r"no longer (?:green|passing))\b", re.IGNORECASE)
+
+
+def _withdraws(sentence: str) -> bool:
+    """SENTENCE takes back what the lines above it claim, now: the whole told as not passing
+    or a refusal to call it so, an admission that the tests did not run, a retraction."""
+    if _EARLIER.search(sentence):
+        return False
+    return bool(_RETRACTED.search(sentence) or _NOT_WHOLE.search(sentence)
+                or _UNVERIFIED.search(sentence))
 
 
 def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
@@ -723,7 +764,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
     found: list[Claim] = []
     claimed: set[int] = set()
     fences = _lead_ins(text)
-    starts = [a for a, _, _ in fences]
+    starts = [f[0] for f in fences]
     at = 0
     raw = text.split("\n")
     previous = ""  # the last line with words on it before this one, as written
@@ -748,7 +789,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
     return found
 
 
-def _introduced_as_other(fences: list[tuple[int, int, str]], starts: list[int], at: int,
+def _introduced_as_other(fences: list[tuple[int, int, str, bool]], starts: list[int], at: int,
                          line: str, failing: bool) -> bool:
     """AT is in a code block whose lead-in says it is not this work's run, or a log being
     discussed in a message that tells of a failure (FAILING); out of a code block, LINE (the
@@ -756,16 +797,22 @@ def _introduced_as_other(fences: list[tuple[int, int, str]], starts: list[int], 
     i = bisect.bisect_right(starts, at) - 1
     fenced = i >= 0 and fences[i][0] <= at < fences[i][1]
     if fenced:
-        return bool(_LEAD_IN.search(fences[i][2])
-                    or (failing and _DISCUSSED.search(fences[i][2])))
+        _start, _end, lead_in, leads_in = fences[i]
+        return bool(_LEAD_IN.search(lead_in) or (leads_in and _LEAD_IN_WHEN.search(lead_in))
+                    or (failing and _DISCUSSED.search(lead_in)))
     return failing and _DISCUSSED.search(line) is not None
 
 
-def _lead_ins(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, lead-in) of each code block of TEXT: the prose line that introduces it
-    ("Before my change:")."""
-    return [(m.start(), m.end(), text[:m.start()].rstrip().rsplit("\n", 1)[-1])
-            for m in _FENCE.finditer(text)]
+def _lead_ins(text: str) -> list[tuple[int, int, str, bool]]:
+    """(start, end, lead-in, leads in) of each code block of TEXT: the prose line before it,
+    and whether that line leads into it ("Before my change:", or no blank line between)."""
+    found = []
+    for m in _FENCE.finditer(text):
+        before = text[:m.start()].rstrip(" \t")
+        line = before.rstrip().rsplit("\n", 1)[-1]
+        found.append((m.start(), m.end(), line,
+                      line.rstrip().endswith(":") or not before.endswith("\n\n")))
+    return found
 
 
 def says_no_receipt(text: str) -> bool:
