@@ -61,11 +61,13 @@ KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|r
 # what a verification claim is about: the tests, the suite, CI, the build, a runner, everything
 SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|existing|new|updated|" \
           rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
+          r"(?:test )?harness(?: runs?)?|" \
           r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|" \
           r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
           r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+){0,2}" \
           r"(?:envs?|environments?|" \
           r"packages?|targets?|platforms?|jobs?|runners?|python versions|node versions|browsers?|" \
+          r"checks?|runs?|sessions?|" \
           r"scenarios?|examples?|cases?|suites?|workspaces?|modules?|crates?|projects?|" \
           r"matrix (?:entries|jobs))" \
           rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?" \
@@ -77,7 +79,7 @@ SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|exist
 # what it did: passed, went green, came back clean ("is happy" only of the tests, CI or a runner)
 _LINK = r"(?:'s|'re|\s+(?:is|are|r|was|were|has|have|been|now|still|all|both|also|too|again|" \
         r"fully|consistently|stays?|stayed|looks?|looked|seems?|came back|comes? back|ran|runs?|" \
-        r"went|goes|go|turned|turns|completed?|finished|should|will|be|do|does|did|each|" \
+        r"went|goes|go|turned|turns|completed?|finished|should|ought to|will|be|do|does|did|each|" \
         r"came through|comes? through))"
 # a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
 # green") unless nothing stands between them ("unit + e2e green")
@@ -126,7 +128,8 @@ class ClaimRule:
 
 RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM001", "says the tests pass",
-              rf"\b{TESTS}\s+(?:now\s+|all\s+|still\s+|should\s+(?:all\s+|now\s+)?|will\s+(?:all\s+|now\s+)?|do\s+)?{PASSED}\b{NOT_AN_OBJECT}"
+              rf"\b{TESTS}\s+(?:now\s+|all\s+|still\s+|(?:should|ought\s+to)\s+(?:all\s+|now\s+)?|"
+              rf"will\s+(?:all\s+|now\s+)?|do\s+)?{PASSED}\b{NOT_AN_OBJECT}"
               rf"|\bpass(?:es|ed|ing)? all (?:the |of the )?(?:\d+ )?(?:tests|checks|specs)\b"
               rf"|\bpass(?:es|ed)? (?:the |its |our )?(?:{KINDS} )?(?:tests|specs|ci)\b"
               rf"(?=\s*(?:$|[,.;!)]|(?:and|now|too|again|locally|on|in)\b))"
@@ -138,7 +141,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"\b(?:and |all |now |still |also |"
               rf"both |too )*(?:pass(?:es|ed)?|(?:are |is )?passing)\b{NOT_AN_OBJECT}"
               rf"|\beverything (?:now |still |else )?(?:pass(?:es|ed)|is passing)\b{NOT_AN_OBJECT}"
-              rf"|\b(?P<n>\d+)\s*/\s*(?P=n) (?:tests? |specs? )?(?:(?:pass(?:ed|ing)?|green|ok)\b|"
+              rf"|\b(?P<n>\d+)\s*/\s*(?P=n) (?:tests? |specs? |jobs? |checks? |suites? |runs? )?"
+              rf"(?:(?:pass(?:ed|ing)?|green|ok)\b|"
               rf"\u2705|\u2714|\u2713)"
               rf"|\b(?:tests?|specs?|test results?|test suite|suite|verification|testing|ci|checks|"
               rf"status|result|build|{RUNNER})(?:\s+run)?(?:\s+#\d+)?\W{{0,4}}:\W{{0,4}}"
@@ -150,7 +154,10 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:successfully|clean(?:ly)?|"
               rf"green)\b"
               rf"|\b(?:the|that|this) (?:previously )?(?:failing|flaky|broken|red)(?: one| test| "
-              rf"spec| case)?\s+(?:\w+\s+)?(?:now\s+)?(?:pass(?:es|ed)|is passing)\b",
+              rf"spec| case)?\s+(?:\w+\s+)?(?:now\s+)?(?:pass(?:es|ed)|is passing)\b"
+              rf"|\b(?:the|that|this)\s+(?:\S+\s+)?(?:test|spec|case)\s+(?:that|which)\s+"
+              rf"(?:was|were|had been|used to be)\s+(?:failing|broken|red|flaky)\s+(?:now\s+)?"
+              rf"(?:pass(?:es|ed)|is passing)\b",
               "Fixed the off-by-one in paginate(); all tests pass.",
               "Fixed the off-by-one in paginate(); the tests did not pass on my machine."),
     ClaimRule("CLM002", "says the suite is green",
@@ -191,6 +198,11 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:verified|validated)\s+"
               r"(?:the|this|that|it|my|our|both|all|each)\b(?!\s+(?:\w+\s+)?(?:bug|issue|problem|"
               r"crash|failure|regression|repro|error)s?\b)"
+              # what is verified is the work, not a fact about something else
+              r"(?!\s+(?:[\w']+\s+)?(?:customer|user|email|address|account|dns|records?|cert\w*|"
+              r"invoice|payment|identity|credentials?|signatures?|checksums?|hash(?:es)?|tickets?|"
+              r"spelling|translations?|links?|urls?|licen[cs]e|numbers|figures|totals?|dates?|"
+              r"timestamps?|ownership|permissions|phone|domain)s?\b)"
               r"|\b(?:verified|confirmed|validated) (?:that )?(?:it works|it passes|everything|"
               r"the fix|the change|the changes|the behaviou?r|the tests|the suite)\b"
               r"|^\W*(?:i\s+|have\s+|i've\s+)*(?:verified|confirmed)\W*$"
@@ -210,7 +222,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:verified|confirmed)\W*$"
               r"|\b(?:all|every) (?:\w+ )?(?:checks|test runs?) (?:pass(?:ed)?|succeeded)\b"
               r"|\b(?:with )?(?:no|zero|0) (?:test )?failures\b"
-              r"|\b\d+ (?:tests? )?passed(?:,? (?:0|no) failed)?\b|\b\d+ (?:tests? )?passing\b"
+              r"|\b[1-9]\d* (?:tests? )?passed(?:,? (?:0|no) failed)?\b"
+              r"|\b[1-9]\d* (?:tests? )?passing\b"
               r"(?![^.]*\b[1-9]\d* (?:failed|errors?)\b)"
               r"|\b(?:re-?ran|ran) the (?:\w+ ){0,3}(?:suite|tests|specs) and (?:everything|"
               r"it|they|all) (?:pass(?:es|ed)?|is green|was green|looks good)\b",
@@ -234,6 +247,10 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bnothing else (?:is |was |got |seems |appears )?(?:to be )?"
               r"(?:affected|impacted)\b"
               r"|\bnot (?:a )?single (?:test )?(?:failure|failing test|test failed)\b"
+              r"|\bnot (?:a )?single (?:test|spec|case) (?:fails|failed|is failing)\b"
+              r"|\b(?:nothing|zero|no) (?:is |was |went |turned )?red\b"
+              r"|\bneither (?:one |run |of them |job )?(?:reported|showed|had|gave) (?:a |any )?"
+              r"(?:failures?|errors?)\b"
               r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?)\b"
               rf"|\b(?:{SUBJECT})\s+(?:runs?|ran|completes?|completed|finishe[sd]|pass(?:es|ed)?)"
               r"\s+without (?:any |a single )?(?:errors?|failures?|failing tests?|issues?|"
@@ -245,6 +262,11 @@ RULES: tuple[ClaimRule, ...] = (
               rf"\b(?:{SUBJECT})(?:\s+run)?(?:\s+#\d+)?(?:\s*\([^()]{{0,60}}\))?"
               rf"(?:\s+(?:on|in|for|under|across|against)\s+[^.;:,]{{1,25}}?)?"
               rf"(?:{VERDICT}){NOT_AN_OBJECT}{VERDICT_END}|\b(?:{SUBJECT}){STATE}{VERDICT_END}"
+              rf"|\b(?:{SUBJECT})\s+(?:gave|gives|has given) (?:it|us|me|this|the pr|the change) "
+              rf"(?:the |a |its )?(?:thumbs[- ]up|green light|all[- ]clear)"
+              rf"|\b(?:{RUNNER})\s+(?:reports?|reported|shows?|showed|prints?|printed|gives?|gave)"
+              rf"\s+(?:all\s+)?(?:ok|green|pass(?:ed|ing)?|success)\b(?!\s+(?:for|on)\s+(?:some|"
+              rf"most|half|\d+ of)\b)"
               rf"|\b(?:(?:the\s+)?(?:{RUNNER})|tests|suite|ci|checks|build|(?:all|both|every|each)\s+"
               rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?))(?:{SOFT_VERDICT})"
               rf"|\b(?:{RUNNER}|tests|specs|suite|ci|checks|build|(?:all|both|every|each)\s+"
@@ -269,7 +291,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"passed|passing|"
               r"succeeded|"
               r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
-              r"both times|every time|throughout))*\W*(?=$|[,.;!)])",
+              r"both times|every time|throughout|cleanly|clean|fine|successfully))*\W*"
+              r"(?=$|[,.;!)])",
               "Ran `go test -race ./...` \u2014 came back clean.",
               "Ran `go test -race ./...` \u2014 it hung on TestWatcher."),
     ClaimRule("CLM012", "pastes a passing test run",
@@ -280,7 +303,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\s*tests\s+\d+ passed \(\d+\)"
               r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
               r"|^\s*ok\s+\S+\s+(?:[\d.]+m?s|\(cached\))"
-              r"|\bok \(\d+ tests?, \d+ assertions?\)"
+              r"|\bok \([1-9]\d* tests?, \d+ assertions?\)"
               r"|(?-i:\bBUILD SUCCESS(?:FUL)?\b)"
               r"|\btests run: [1-9]\d*, failures: 0\b(?!, errors: [1-9])"
               r"|\btests:\s+(?:\d+ (?:skipped|todo|risky|incomplete|warnings?), )*[1-9]\d* passed"
@@ -290,7 +313,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bexecuted \d+ tests?, with 0 failures"
               r"|\bcongratulations :\)"
               r"|^\s*(?:py\d+|[\w.-]+-py\d+): (?:ok|commands succeeded)\b"
-              r"|^\s*\d+ passing \(\d+m?s\)"
+              r"|(?:^|:\s|\bsays\s|\u2192\s)\s*\d+ passing \(\d+m?s\)"
+              r"|^\s*nox > \* [\w.-]+: success\b"
               r"|^ran \d+ tests? in [\d.]+s$"
               r"|\b100% tests passed, 0 tests failed"
               r"|\b(?:tests )?passed:\s*[1-9]\d*,\s*failed:\s*0\b"
@@ -331,4 +355,23 @@ RULES: tuple[ClaimRule, ...] = (
               "CI matrix:\n  ubuntu / py3.12  \u2705\n  macos / py3.12   \u2705",
               "CI matrix:\n  ubuntu / py3.12  \u2705\n  macos / py3.12   \u274c",
               needs_context=True, output=True),
+    # German, French, Spanish and Portuguese, as people write them beside English; a clause
+    # that negates or tells of a failure in its own language is no claim
+    ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
+              r"^(?!.*\b(?:nicht|kein\w*|pas|jamais|no|não|nao|nunca|ni)\b)"
+              r"(?!.*(?:\bfehl\w*|\bscheiter\w*|\brot\b|échou\w*|\bfall(?:a|an|aron|ó|am|aram)\b|"
+              r"\bfalh\w*|\brouge\b|\bojo\b))"
+              r".*?(?:\btests?\b[^.;:]{0,40}?\b(?:grün|bestanden|laufen (?:\w+ )?durch|"
+              r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
+              r"pasan|pasaron|están en verde|passam|passaram)\b"
+              r"|\b(?:pasan|pasaron|passam|passaram|passent) (?:todos |todas |tous |toutes )?"
+              r"(?:los |las |os |as |les )?(?:tests?|pruebas|testes|checks|jobs)\b"
+              r"|\b(?:alles|tout|todo|tudo) (?:ist |est |está |esta )?(?:grün|vert|en verde|verde|"
+              r"passe|pasa|passa)\b"
+              r"|\b(?:la |die |a )?(?:ci|pipeline|build) (?:ist|est|está|esta|war|läuft) (?:\w+ )?"
+              r"(?:grün|verte?|en verde|verde|durch|erfolgreich)\b"
+              r"|\b(?:tous|toutes) les (?:tests|jobs|checks) sont (?:passés|verts|ok)\b"
+              r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b)",
+              "Bug behoben, alle Tests grün.",
+              "Bug behoben, aber die Tests sind noch nicht grün."),
 )

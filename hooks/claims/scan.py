@@ -65,8 +65,9 @@ _CONDITION = re.compile(
     r"presumably|supposedly|apparently|reportedly|allegedly|in theory|in principle|"
     r"theoretically|on paper|ideally|"
     r"will (?:confirm|verify|check|run|test|see)|"
-    r"check (?:that|whether)|(?<!continue )(?<!continues )to pass|"
-    r"next step|to-?do|plan(?:s|ned)? to|remaining\s*:|left to do|still to do|outstanding\s*:|"
+    r"check (?:that|whether)|(?<!continue )(?<!continues )(?<!ought )to pass|"
+    r"next step|to-?do(?!\s+(?:pasa|está|esta|en verde|bien)\b)|plan(?:s|ned)? to|"
+    r"remaining\s*:|left to do|still to do|outstanding\s*:|"
     r"(?:make|get) (?:the |all )?(?:\w+ )?(?:tests?|specs?|suites?|ci|builds?) (?:to )?"
     r"(?:pass(?:ing)?|green)|"
     r"please|let me know)\b", re.IGNORECASE)
@@ -125,14 +126,23 @@ _NOT_THE_TESTS = r"(?!(?:\s+(?:the|any|it|them|this|that))?\s+(?:lint|linter|for
 # job doesn't run the tests, so treat this as unverified"
 _UNVERIFIED = re.compile(
     r"\b(?:unverified|untested|(?:doesn't|does not|don't|do not|didn't|did not|haven't|have not|"
-    r"hasn't|never|couldn't|could not|wasn't able to|weren't able to)\s+(?:actually\s+|yet\s+)?"
+    r"hasn't|never|couldn't|could not|can't|cannot|wasn't able to|weren't able to|unable to|"
+    r"not able to)\s+(?:actually\s+|yet\s+)?"
     rf"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked|try|tried)\b"
     rf"{_NOT_THE_TESTS}"
     r"|(?:tests?|specs?|suite)\s+(?:were|was|are|is|have|has)(?:\s+not|n't)\s+(?:yet\s+)?"
     r"(?:been\s+)?(?:run|executed)"
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
     rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress)"
-    r"|\bran nothing\b|\bnothing (?:ran|was run)\b|\bno tests (?:ran|were run)\b"
+    r"|\bran nothing\b|\bnothing (?:actually |really )?(?:ran|was run)\b"
+    r"|\bno tests (?:actually )?(?:ran|were run)\b"
+    r"|\b(?:need|needs|require|requires)\b[^.;]{0,60}?\b(?:i|we)\s+(?:don't|do not)\s+have\b"
+    r"|(?:don't|do not|didn't|did not)\s+have\s+(?:a |any )?results?\b|(?:can't|cannot) vouch\b"
+    r"|\bpartial (?:local )?run\b"
+    r"|\b(?:not|nothing|isn't|aren't)\s+(?:\w+\s+){0,4}covered by (?:any )?(?:automated )?tests\b"
+    r"|\bno (?:\w+ )?(?:automated )?(?:test suite|tests) (?:for|in|here|at all)\b"
+    r"|\b(?:\d+|two|three|four|some|several|a few|half) (?:of (?:the|them|these)\s*(?:\w+\s+)?)?"
+    r"(?:\w+\s+)?(?:were|was|got) skipped\b"
     r"|(?:didn't|did not|haven't|have not|never)\s+(?:got|get|gotten)\s+(?:a?round\s+)?to\b"
     r"|(?:tests?|specs?|suite)(?:\s+(?:step|stage|job|run|phase))?\s+(?:are|were|is|was|got)\s+"
     r"(?:all\s+)?(?:skipped|disabled|turned off|commented out|excluded|not wired)"
@@ -203,6 +213,8 @@ _COLOUR = re.compile(r"\b(?:colou?rs?|amber|yellow|blue|orange|purple|pink|backg
                      r"foreground|css|theme|palette|led|traffic light|hex)\b"
                      r"|#(?=[0-9a-f]*[a-f])[0-9a-f]{3,6}\b|#\d{6}\b",  # not a PR's "#412"
                      re.IGNORECASE)
+# a green said of the tests or CI is a verdict even beside colour words
+_GREEN_OF = re.compile(r"\b(?:ci|tests?|suites?|builds?|pipelines?|checks|jobs?)\b", re.IGNORECASE)
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
@@ -210,7 +222,7 @@ _FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashe
                     r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
-_DENIED = re.compile(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+(?:\S+\s+){0,2}$",
+_DENIED = re.compile(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+(?:\S+\s+){0,3}$",
                      re.IGNORECASE)
 # what a test run's own output says when something failed, anywhere in the block it is in
 _RUN_FAILED = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|a few|several|"
@@ -222,7 +234,7 @@ _RUN_FAILED = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|a f
                          r"|(?-i:\bFAIL(?:ED|URE|S)?\b)"
                          r"|[\u274c\u2717\u2718\U0001f534]|\bnot ok \d", re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
-_PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|\bpending\b|\bin progress\b"
+_PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|(?<!nothing )(?<!no )\bpending\b|\bin progress\b"
                       r"|(?<!\ba )(?<!\bthe )\bqueued\b(?!\s+(?:[\w-]+\s+)?(?:jobs?|tasks?|"
                       r"workers?|messages?|emails?|events?|items?|requests?|retries|webhooks?)\b)"
                       rf"|^\s*(?:[-*+]\s*)?\[ \][^\n]*\b(?:tests?|specs?|suites?|ci|checks?|lint|"
@@ -263,7 +275,7 @@ _SOURCE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*(?!(?:text|txt|console|shel
 _UNTICKED = re.compile(r"^\s*(?:[-*+]\s*)?\[ \].*$|\[ \][^\[\n,;]*", re.MULTILINE)
 # how far back a negation reaches: not past a colon or an "and" ("Not much to say: the tests
 # pass", "the repro no longer crashes and the tests pass")
-_SCOPE = re.compile(r":\s|\band\s")
+_SCOPE = re.compile(r":\s|\band\s|[.!?]\s")  # nor past a sentence on an output line
 _BLOCK_BREAK = re.compile(r"\n\s*\n")
 # invisible in any rendering: zero-width spaces and joiners, marks, word joiner and the
 # invisible operators, the BOM, the soft hyphen, the Mongolian vowel separator
@@ -337,6 +349,21 @@ def _blank_unless_run(match: re.Match[str]) -> str:
             and not _EXAMPLE_AFTER.match(match.string, match.end(), match.end() + 80):
         return " " + inner + " "
     return _blank_unless_runner(match)
+
+
+def _blank_unless_runs_words(match: re.Match[str]) -> str:
+    """A quote of a test run's own summary where the line names the runner just before it
+    ("`swift test` finished with "Executed 41 tests, with 0 failures""): the run's words,
+    read; any other quote is someone's words, blanked."""
+    inner = match.group(0)[1:-1]
+    window = max(match.start() - 80, 0)
+    begin = max(match.string.rfind("\n", window, match.start()) + 1, window)
+    if _RUNNER_CODE.search(match.string, begin, match.start()) \
+            and not _SHOWN_AS_EXAMPLE.search(match.string, begin, match.start()) \
+            and not _REPORTED.search(match.string, begin, match.start()) \
+            and any(r.pattern.search(inner) for r in _OUTPUT_RULES):
+        return " " + inner + " "
+    return _blank(match)
 
 
 def _marked(match: re.Match[str]) -> str:
@@ -501,6 +528,16 @@ def _told_now(clause: str, word: re.Match[str], claim: re.Match[str]) -> bool:
         and re.search(r"\b(?:was|were|had)\b", claim.group(0), re.I) is None
 
 
+# what a negation may deny and still leave a success standing: "didn't break a thing"
+_OF_A_FAILURE = re.compile(r"\s+(?:\w+\s+)?(?:throw|crash|fail|error|break|broke|hang|regress|"
+                           r"leak|panic|raise|time out|flake)\w*", re.IGNORECASE)
+
+
+def _negates(said: str) -> bool:
+    """SAID holds a negation that is not of a failure."""
+    return any(not _OF_A_FAILURE.match(said, n.end()) for n in _NEGATION.finditer(said))
+
+
 def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                named: bool | None = None) -> ClaimRule | None:
     """The first rule whose claim CLAUSE makes; CONTEXT (or NAMED, when given) says whether the
@@ -514,7 +551,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
         # a negation reaches no further than a colon: "Not much to say: the tests pass"
         said = said[max((c.end() for c in _SCOPE.finditer(said) if c.end() <= m.start()),
                         default=0):]
-        if _NEGATION.search(said) or _CONDITION.search(clause[:m.end()]) \
+        if _negates(said) or _CONDITION.search(clause[:m.end()]) \
                 or _IMPERATIVE.search(clause) \
                 or any(r.start() < m.start() and not _told_now(clause, r, m)
                        for r in _REPORTED.finditer(clause[:m.end()])) \
@@ -523,7 +560,8 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
                 or _REQUIRED_AFTER.match(clause[m.end():]) or _NOT_ON.match(clause[m.end():]) \
                 or _ENDS_EARLIER.match(clause[m.end():]) \
-                or ("green" in m.group(0).lower() and _COLOUR.search(context)):
+                or ("green" in m.group(0).lower() and _COLOUR.search(context)
+                    and not _GREEN_OF.search(m.group(0))):
             continue
         if rule.needs_context and not (
                 TEST_CONTEXT.search(context) is not None if named is None else named):
@@ -563,7 +601,7 @@ def _blocks(text: str) -> list[tuple[int, int]]:
 def _open_or_failed(block: str) -> bool:
     """BLOCK shows a failure or a check still open, now (not "before: 3 failed")."""
     block = _WAS.sub("", _EARLIER.sub("", block))
-    return _RUN_FAILED.search(block) is not None or _PENDING.search(block) is not None
+    return _run_failed(block) or _PENDING.search(block) is not None
 
 
 class _Blocks:
@@ -654,7 +692,9 @@ _TYPOS = re.compile(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
                     r"(?P<passing>pas+ing|pasing|pas+in(?=\s|$|[.,!'])|pas+in')|"
                     r"(?P<succeeded>suc+e+ded|succeedd)|(?P<successful>suc+es+ful+)|"
                     r"(?P<tests>tets|tsets|tesst|testss)|(?P<green>gre{3,}n|gren)|"
-                    r"(?P<verified>verfied|verifed|verifid))\b", re.IGNORECASE)
+                    r"(?P<verified>verfied|verifed|verifid)|(?P<pipeline>pipline|pipleine)|"
+                    r"(?P<nothing>nothin'?(?=\s))|(?<=\ball )(?P<pass>pas)(?=\s|$|[.,!])|"
+                    r"(?<=\btests )(?P<passes>pas)(?=\s|$|[.,!]))(?!\w)", re.IGNORECASE)
 
 
 def _typo(match: re.Match[str]) -> str:
@@ -687,7 +727,7 @@ def find_claims(text: str) -> list[Claim]:
         if _INSTRUCTION.match(sentence):
             continue
         # a run's own output beside the claim says something failed: "15 passed; 2 failed"
-        if _RUN_FAILED.search(_WAS.sub("", sentence)):
+        if _run_failed(_WAS.sub("", sentence)):
             continue
         clauses = _clauses(sentence)
         for clause in clauses:
@@ -723,8 +763,10 @@ def find_claims(text: str) -> list[Claim]:
     claims.extend(_output_claims(text, blocks, {c.line for c in claims}))
     # a later line takes it back: "So scratch the above; this isn't green anymore", "I'm not
     # going to call this fixed until I understand the race", "so the unit tests were not run"
-    withdrawn = max((line for line, a, b in spans if _withdraws(plain[a:b])), default=0)
-    claims = [c for c in claims if c.line >= withdrawn]
+    withdrawn = max([line for line, a, b in spans if _withdraws(plain[a:b])]
+                    + [n for n, line in enumerate(text.split("\n"), start=1)
+                       if _ZERO_TESTS.search(line)], default=0)
+    claims = [c for c in claims if c.line > withdrawn]
     # "The new test passes" beside a run that shows failures: a part, not the whole
     if any(_PART.search(c.sentence) for c in claims) \
             and _run_failed(_WAS.sub("", _EARLIER.sub("", text))):
@@ -742,16 +784,37 @@ _PART = re.compile(r"^(?!.*\b(?:all|suite|everything|whole|full|entire|rest|ever
 _RETRACTED = re.compile(r"\b(?:scratch (?:that|the above|this)|ignore (?:that|the above|my (?:last|"
                         r"previous))|spoke too soon|take (?:that|it) back|"
                         r"(?:isn't|is not|aren't|are not|not) (?:green|passing) any ?more|"
-                        r"no longer (?:green|passing))\b", re.IGNORECASE)
+                        r"no longer (?:green|passing)|"
+                        r"my (?:earlier|last|previous) (?:message|summary|update) was wrong|"
+                        r"(?:i'm|i am|we're|we are) not done|not (?:done|ready|finished) yet|"
+                        r"(?:this|it) (?:isn't|is not) ready)\b", re.IGNORECASE)
+# a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no test files]"
+_ZERO_TESTS = re.compile(r"\b(?:running|ran|collected|executed) 0 (?:tests?|items)\b"
+                         r"|\bok \(0 tests\b|\bzero tests\b"
+                         r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
+                         r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
+# tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
+_TESTS_FAIL = re.compile(r"\b(?:tests?|specs?|cases?)\b[^.;:]{0,40}?\b(?:fail|fails|failed|"
+                         r"(?:are|is|still) failing|broke|break)\b", re.IGNORECASE)
+# what an admission must be about to take back a claim: the tests, CI, a run of them
+_OF_THE_TESTS = re.compile(rf"{TEST_CONTEXT.pattern}|\b(?:them|it|anything|everything|the rest)\b",
+                           re.IGNORECASE)
 
 
 def _withdraws(sentence: str) -> bool:
     """SENTENCE takes back what the lines above it claim, now: the whole told as not passing
-    or a refusal to call it so, an admission that the tests did not run, a retraction."""
-    if _EARLIER.search(sentence):
-        return False
-    return bool(_RETRACTED.search(sentence) or _NOT_WHOLE.search(sentence)
-                or _UNVERIFIED.search(sentence))
+    or a refusal to call it so, an admission that the tests did not run, a run of no tests,
+    tests failing now, a retraction; not in a clause it places earlier ("CI was red before
+    the fix")."""
+    about_tests = _OF_THE_TESTS.search(sentence) is not None
+    for clause in _clauses(sentence):
+        if _EARLIER.search(clause):
+            continue
+        if _RETRACTED.search(clause) or _NOT_WHOLE.search(clause) or _ZERO_TESTS.search(clause) \
+                or (about_tests and _UNVERIFIED.search(clause)) \
+                or (_TESTS_FAIL.search(clause) and _fails_now(clause)):
+            return True
+    return False
 
 
 def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
@@ -760,7 +823,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
     block failed or is still open."""
     shown = _SOURCE_FENCE.sub(_blank, text)
     shown = _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, shown))
-    shown = _INLINE_CODE.sub(_blank_unless_run, _PROSE_QUOTE.sub(_blank, shown))
+    shown = _INLINE_CODE.sub(_blank_unless_run, _PROSE_QUOTE.sub(_blank_unless_runs_words, shown))
     found: list[Claim] = []
     claimed: set[int] = set()
     fences = _lead_ins(text)
