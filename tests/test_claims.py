@@ -116,6 +116,25 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("The `test_parse_iso_week` case that was failing now passes.", "CLM001"),
     ("9/9 jobs passed on commit a3f91c2.", "CLM001"),
     ("The change is small and the tests ought to pass now.", "CLM001"),
+    ("Bun was caching the old module; cleared it and reran: 64 pass, 0 fail across 9 files.",
+     "CLM012"),
+    ("`turbo run test --force`: 3 successful, 3 total.", "CLM012"),
+    ("```\n\u2139 tests 19\n\u2139 pass 19\n\u2139 fail 0\n```", "CLM012"),
+    ("[info] Passed: Total 64, Failed 0, Errors 0, Passed 64", "CLM012"),
+    ("Ran `python -m unittest discover` afterwards: Ran 57 tests in 1.203s, OK.", "CLM012"),
+    ("**Runs**\n- 1st: 3 failures\n- 2nd: 1 failure\n- 3rd: `22 tests, 0 failures`", "CLM012"),
+    ("PR draft below.\n\n> **Testing**\n> `vendor/bin/phpunit` \u2014 OK (96 tests, 24 "
+     "assertions)", "CLM012"),
+    ("I added tests for the cases from the bug report. Result:\n\n```\nOK (57 tests, 140 "
+     "assertions)\n```", "CLM012"),
+    ("Passing now: all 57 tests.", "CLM001"),
+    ("Done, and verified by running the full suite.", "CLM006"),
+    ("For the record, nothing failed when I ran `make check`.", "CLM008"),
+    ("I ran `npm test` twice to be sure and it was green both times.", "CLM007"),
+    ("I have yet to see a single failure: 20 runs, 20 clean passes.", "CLM001"),
+    ("Run by me, on a fresh checkout: the entire test suite, passed without a single failure.",
+     "CLM008"),
+    ("Was: 3 failing. Now: 0 failing, 212 passing.", "CLM006"),
 ])
 def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str) -> None:
     assert [c.rule.id for c in find_claims(text)] == [rule]
@@ -162,6 +181,14 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "tests were green on friday before the cron removal, haven't rerun since",
     "The failing test passes now. But the package turned up three new failures.",
     "Next up: get the suite passing on Windows.",
+    "All the smoke tests passed. The full regression suite takes an hour; I didn't kick that off.",
+    "```\n[INFO] Tests run: 96, Failures: 0\n[INFO] BUILD SUCCESS\n```\n\nI ran it with "
+    "`-DskipITs`: the other two modules compiled, but none of their tests ran.",
+    "```\n523 passed in 14.88s\n```\n\nThat run was stale. After the change I reran and got "
+    "`2 failed, 521 passed`.",
+    "```\n  41 passing (3s)\n```\n\nThe remaining ~46 tests (models, jobs) weren't run.",
+    "Vitest: 41 passed. The component I rewrote wasn't actually tested in this run.",
+    "Everything passed! Well, everything I ran, which was only the smoke tests.",
     "les tests ne passent pas encore",
     "verified the customer's email address, ticket closed",
     "`go test ./...` exited 0, but every line says `[no test files]`: no Go tests at all.",

@@ -105,7 +105,7 @@ TEST_CONTEXT = re.compile(r"\b(?:tests?|specs?|suites?|test cases?|pytest|jest|v
                           r"jobs?|pipelines?|workflows?|builds?|re-?ran|rerun|tested|"
                           r"phpunit|playwright|cypress|gradlew?|mvn|make (?:test|check)|"
                           rf"(?:re-?)?ran (?:the |both |all )?{KINDS}\b|"
-                          r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|(?:re-?)?ran (?:everything|"
+                          r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|flaky|(?:re-?)?ran (?:everything|"
                           r"it all|the whole thing))\b", re.IGNORECASE)
 
 
@@ -155,6 +155,13 @@ RULES: tuple[ClaimRule, ...] = (
               rf"green)\b"
               rf"|\b(?:the|that|this) (?:previously )?(?:failing|flaky|broken|red)(?: one| test| "
               rf"spec| case)?\s+(?:\w+\s+)?(?:now\s+)?(?:pass(?:es|ed)|is passing)\b"
+              rf"|^\W*(?:passing|passed|green|all green|all passing)(?:\s+now)?\s*:\s*(?:all\s+)?"
+              rf"(?:\d+\s+|[a-z]+-?[a-z]*\s+)?(?:tests|specs|checks)\b"
+              rf"|\bas (?:does|do) (?:every|all the|all|the) (?:other |rest of the )?(?:tests?|specs?)\b"
+              rf"|\b(?:went through|passed|succeeded|is green|came back clean)\b[^.;]{{0,40}}?"
+              rf"\bso did (?:the |all (?:the )?)?(?:\w+ )?(?:tests|specs|suite|ci|checks)\b"
+              rf"|\b(?P<r>\d+) runs, (?P=r) (?:clean )?pass(?:es)?\b"
+              rf"|\bgreen is what (?:the )?(?:ci|pipeline|build|tests?|checks?|suite) (?:shows?|says|reports?)\b"
               rf"|\b(?:the|that|this)\s+(?:\S+\s+)?(?:test|spec|case)\s+(?:that|which)\s+"
               rf"(?:was|were|had been|used to be)\s+(?:failing|broken|red|flaky)\s+(?:now\s+)?"
               rf"(?:pass(?:es|ed)|is passing)\b",
@@ -181,12 +188,14 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM004", "predicts CI will pass",
               r"\b(?:ci|the pipeline|the build|github actions|checks)\s+(?:will|should|is going "
               r"to)\s+(?:\w+\s+)?(?:pass|be green|go green|succeed)\b"
-              r"|\b(?:will|should) pass (?:in )?ci\b",
+              r"|\b(?:will|should) pass (?:in )?ci\b"
+              r"|\b(?:will|should)\s+(?:sail|breeze|glide|go)\s+through\s+(?:ci|the pipeline|"
+              r"the checks)\b",
               "CI will pass now that the snapshot is updated.",
               "CI runs on every push to main."),
     ClaimRule("CLM005", "marks the tests done with a check mark",
               rf"(?:\u2705|\u2714\ufe0f?|\u2713|\[x\])\s*(?:all\s+)?(?:unit\s+)?(?:tests?|specs?|suite|"
-              rf"ci|checks)\b|\b(?:tests?|suite|ci|checks|{RUNNER})`?(?:\s+run)?(?:\s+#\d+)?\s*"
+              rf"ci|checks|{RUNNER})\b|\b(?:tests?|suite|ci|checks|{RUNNER})`?(?:\s+run)?(?:\s+#\d+)?\s*"
               rf"(?::\s*|\u2192\s*|->\s*)?"
               r"(?:\u2705|\u2714|\u2713)",
               "Summary:\n\u2705 tests\n\u2705 lint",
@@ -217,6 +226,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:verified|validated)\s+(?:on|in|against|locally|end to end|end-to-end)\b"
               r"(?!\s+(?:every|each|all)\b)"
               r"|\bsuccessfully ran (?:all )?(?:the )?(?:\d+ )?(?:tests|specs|test suite|suite)\b"
+              r"|\b(?:verified|confirmed) (?:it |this |the fix )?by running (?:the )?(?:full |whole |"
+              r"entire )?(?:test suite|suite|tests|specs)\b"
               r"|\b(?:confirmed|verified) (?:it(?:'s| is) )?green\b"
               r"|^\W*(?:(?:done|fixed|implemented|built|added|pushed|tested)\W+(?:and\s+)?)+"
               r"(?:verified|confirmed)\W*$"
@@ -232,9 +243,11 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM007", "says they pass, of the tests",
               rf"\b(?:they|it|all|all of them|each of them|both|both of them|them all|each one|"
               rf"every one|the rest)(?:\s+(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|"
-              rf"ten|eleven|twelve|of them|of these))?(?:'s|'re)?\s+(?:all\s+|now\s+|still\s+|"
+              rf"ten|eleven|twelve|of them|of these)(?:\s+of (?:them|these))?)?(?:'s|'re)?\s+"
+              rf"(?:all\s+|now\s+|still\s+|"
               rf"do\s+|also\s+|both\s+){{0,4}}(?:(?:run|ran)\s+and\s+)?"
-              rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+)?passing|(?:are\s+|is\s+)?(?:all\s+)?green|"
+              rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+|was\s+|were\s+)?passing|"
+              rf"(?:are\s+|is\s+|was\s+|were\s+)?(?:all\s+)?green|"
               rf"succeed(?:s|ed)?|went green|(?:came|come|comes) (?:back|through) clean|ran clean|"
               rf"(?:are\s+|is\s+)?(?:all\s+)?clean)\b{NOT_AN_OBJECT}",
               "I fixed the two specs. Both pass now.",
@@ -248,11 +261,14 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:affected|impacted)\b"
               r"|\bnot (?:a )?single (?:test )?(?:failure|failing test|test failed)\b"
               r"|\bnot (?:a )?single (?:test|spec|case) (?:fails|failed|is failing)\b"
+              r"|\bnot (?:one|a single) (?:test )?failures? (?:left|remaining)\b"
+              r"|\b(?:yet to see|haven't seen|have not seen|never saw|never seen|didn't see|"
+              r"did not see)\s+(?:a single|one|any)\s+(?:test\s+)?failures?\b"
               r"|\b(?:nothing|zero|no) (?:is |was |went |turned )?red\b"
               r"|\bneither (?:one |run |of them |job )?(?:reported|showed|had|gave) (?:a |any )?"
               r"(?:failures?|errors?)\b"
               r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?)\b"
-              rf"|\b(?:{SUBJECT})\s+(?:runs?|ran|completes?|completed|finishe[sd]|pass(?:es|ed)?)"
+              rf"|\b(?:{SUBJECT}),?\s+(?:runs?|ran|completes?|completed|finishe[sd]|pass(?:es|ed)?)"
               r"\s+without (?:any |a single )?(?:errors?|failures?|failing tests?|issues?|"
               r"problems?)\b",
               "Refactored the parser; nothing broke.",
@@ -288,6 +304,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM011", "says it came back clean, of the tests just named",
               r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both|100%)"
               r"\s+)*(?:came back clean|comes back clean|came through clean|ran clean|runs clean|"
+              r"(?:a )?clean bill of health|"
               r"passed|passing|"
               r"succeeded|"
               r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
@@ -322,6 +339,14 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\btest summary: total: (?P<dn>[1-9]\d*), failed: 0, succeeded: (?P=dn)\b"
               r"|^\s*[1-9]\d* pass\s*$|\bok \| [1-9]\d* passed \| 0 failed\b"
               r"|^\s*\d+ passed \([\d.]+(?:ms|s|m)\)"
+              r"|\b[1-9]\d* pass(?:ed)?,? 0 fail(?:ed|ures?)?\b"
+              r"|\b(?P<ts>[1-9]\d*) successful, (?P=ts) total\b"
+              r"|^\s*(?:#|\u2139|i) pass [1-9]\d*\s*$"
+              r"|\btests (?P<nt>[1-9]\d*),? pass (?P=nt),? fail 0\b"
+              r"|#\s*pass\s+[1-9]\d*\b[^\n]{0,20}#\s*fail\s+0\b"
+              r"|\{ total: (?P<tt>[1-9]\d*), pass: (?P=tt) \}"
+              r"|\bpassed: total (?P<sb>[1-9]\d*), failed 0, errors 0, passed (?P=sb)\b"
+              r"|\bran [1-9]\d* tests? in [\d.]+s,? ok\b"
               r"|(?:^|:\s)\s*\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))*"
               r"\s*\W?\s*$",
               "```\ntest result: ok. 23 passed; 0 failed; 0 ignored\n```",
@@ -361,7 +386,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"^(?!.*\b(?:nicht|kein\w*|pas|jamais|no|não|nao|nunca|ni)\b)"
               r"(?!.*(?:\bfehl\w*|\bscheiter\w*|\brot\b|échou\w*|\bfall(?:a|an|aron|ó|am|aram)\b|"
               r"\bfalh\w*|\brouge\b|\bojo\b))"
-              r".*?(?:\btests?\b[^.;:]{0,40}?\b(?:grün|bestanden|laufen (?:\w+ )?durch|"
+              r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
+              r"laufen (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
               r"pasan|pasaron|están en verde|passam|passaram)\b"
               r"|\b(?:pasan|pasaron|passam|passaram|passent) (?:todos |todas |tous |toutes )?"

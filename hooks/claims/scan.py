@@ -56,7 +56,8 @@ _NEGATION = re.compile(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet 
                        r"fail(?:s|ed|ing)? to|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
 _CONDITION = re.compile(
     r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
-    r"so that|in order|to (?:make sure|ensure|check|confirm|verify|see|get|make)|make sure|ensure|"
+    r"so that|in order|(?<!yet )to (?:make sure|ensure|check|confirm|verify|see|get|make)|"
+    r"make sure|ensure|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
     r"tried|hoping|supposed to|must|required(?!\s+(?:status\s+)?(?:checks?|jobs?|tests?)\b)|"
@@ -92,7 +93,9 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|"
                         r"on (?:his|her|their|your|someone's|[\w-]+'s) "
                         r"(?:branch|machine|fork|laptop|box)|"
                         r"in the past|until|on (?:some|other)|sometimes|intermittently|except|"
-                        r"apart from|other than|save for|if|unless|when|whenever|"
+                        r"apart from|other than|save for|if|unless|"
+                        r"when(?!\s+(?:i|we)\s+(?:ran|re-?ran|tried|tested|executed|checked)\b)|"
+                        r"whenever|"
                         r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior)|"
                         r"(?:on|in|against|for|with) (?:the |a )?(?:wrong|different)|"
                         r"faster|slower|quicker|more (?:often|reliably|quickly)|"
@@ -127,10 +130,12 @@ _NOT_THE_TESTS = r"(?!(?:\s+(?:the|any|it|them|this|that))?\s+(?:lint|linter|for
 _UNVERIFIED = re.compile(
     r"\b(?:unverified|untested|(?:doesn't|does not|don't|do not|didn't|did not|haven't|have not|"
     r"hasn't|never|couldn't|could not|can't|cannot|wasn't able to|weren't able to|unable to|"
-    r"not able to)\s+(?:actually\s+|yet\s+)?"
-    rf"(?:run|ran|execute|executed|test|tested|verify|verified|check|checked|try|tried)\b"
+    r"not able to|wasn't|was not|weren't|were not)\s+(?:actually\s+|yet\s+|really\s+)?"
+    rf"(?:run|ran|re-?run|re-?ran|execute|executed|test|tested|re-?tested|verify|verified|check|"
+    rf"checked|try|tried)\b"
     rf"{_NOT_THE_TESTS}"
-    r"|(?:tests?|specs?|suite)\s+(?:were|was|are|is|have|has)(?:\s+not|n't)\s+(?:yet\s+)?"
+    r"|(?:tests?|specs?|suite)(?:\s*\([^)\n]{0,60}\))?\s+(?:were|was|are|is|have|has)(?:\s+not|n't)"
+    r"\s+(?:yet\s+)?"
     r"(?:been\s+)?(?:run|executed)"
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
     rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress)"
@@ -139,12 +144,19 @@ _UNVERIFIED = re.compile(
     r"|\b(?:need|needs|require|requires)\b[^.;]{0,60}?\b(?:i|we)\s+(?:don't|do not)\s+have\b"
     r"|(?:don't|do not|didn't|did not)\s+have\s+(?:a |any )?results?\b|(?:can't|cannot) vouch\b"
     r"|\bpartial (?:local )?run\b"
+    r"|\b(?:which|that) (?:was|were) (?:just|only)\b|\b(?:i|we) only (?:ran|run|tested|executed)\b"
+    r"|\b(?:i|we) (?:ran|run|tested|executed) only\b"
+    r"|\bnone of (?:the|their|its|these|those|our) (?:\w+ )?tests (?:ran|were run|run)\b"
+    r"|(?:don't|do not) have a (?:clean|green|passing|full) run\b"
+    r"|(?:didn't|did not|haven't|have not|never) (?:kick(?:ed)?|start(?:ed)?) (?:that |it |them |"
+    r"the \w+ )?off\b"
     r"|\b(?:not|nothing|isn't|aren't)\s+(?:\w+\s+){0,4}covered by (?:any )?(?:automated )?tests\b"
     r"|\bno (?:\w+ )?(?:automated )?(?:test suite|tests) (?:for|in|here|at all)\b"
     r"|\b(?:\d+|two|three|four|some|several|a few|half) (?:of (?:the|them|these)\s*(?:\w+\s+)?)?"
     r"(?:\w+\s+)?(?:were|was|got) skipped\b"
     r"|(?:didn't|did not|haven't|have not|never)\s+(?:got|get|gotten)\s+(?:a?round\s+)?to\b"
-    r"|(?:tests?|specs?|suite)(?:\s+(?:step|stage|job|run|phase))?\s+(?:are|were|is|was|got)\s+"
+    rf"|(?:tests?|specs?|suite|{KINDS})(?:\s+(?:tests?|step|stage|job|run|phase|suite))?"
+    r"\s+(?:are|were|is|was|got)\s+"
     r"(?:all\s+)?(?:skipped|disabled|turned off|commented out|excluded|not wired)"
     r"|\bno (?:ci )?runs? (?:exists?|yet)\b"
     r"|\b(?:the rest|everything else|the others)\b[^.;]{0,40}?(?:\bnot\b|n't)\s+"
@@ -183,7 +195,7 @@ _HEARSAY_AFTER = re.compile(r"\b(?:per(?=\s)|according to|going by|judging by|ap
 _INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|reproduce)|"
                           r"steps to (?:reproduce|test|verify)|(?:reviewer )?checklist|"
                           r"testing instructions|expected(?: output| result)?)\s*:"
-                          r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#])",
+                          r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#]|\s+by\b)",
                           re.IGNORECASE)
 # a clause that ends by moving the claim back in time: "passed in the wrong order before"
 _ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$", re.IGNORECASE)
@@ -232,7 +244,8 @@ _RUN_FAILED = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|a f
                          r"(?!\s+(?:tests?|specs?|cases?|ones?)\b)"
                          r"|(?<!no )\b(?:failures|errors|failed)\s*[:=]\s*[1-9]"
                          r"|(?-i:\bFAIL(?:ED|URE|S)?\b)"
-                         r"|[\u274c\u2717\u2718\U0001f534]|\bnot ok \d", re.IGNORECASE)
+                         r"|[\u274c\u2717\u2718\U0001f534](?!\ufe0e?\ufe0f?\s*0\b)|\bnot ok \d",
+                         re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
 _PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|(?<!nothing )(?<!no )\bpending\b|\bin progress\b"
                       r"|(?<!\ba )(?<!\bthe )\bqueued\b(?!\s+(?:[\w-]+\s+)?(?:jobs?|tasks?|"
@@ -250,10 +263,13 @@ _PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|(?<!nothing )(?<!no )\bpendin
                       r"skipped|not run)\b(?!:?\s*0\b)",
                       re.IGNORECASE | re.MULTILINE)
 # a count told as the state before: "(was 6 failing, now 0)", "from 3 failed to 0"
-_WAS = re.compile(r"\b(?:(?:was|were|had been|used to be)(?:\s+at)?|(?:down\s+)?from)\s+\d+\s+"
+_WAS = re.compile(r"\b(?:(?:was|were|had been|used to be)(?:\s+at|:)?|(?:down\s+)?from)\s+\d+\s+"
                   r"(?:failing|failed|failures?|errors?|flaky|flakes?)\b", re.IGNORECASE)
 _EARLIER = re.compile(r"\b(?:before|previously|earlier|initially|originally|yesterday|"
-                      r"last (?:week|night|time|run)|this morning)\b[^.\n]*", re.IGNORECASE)
+                      r"(?:1st|2nd|first|second)(?: (?:run|try|attempt|pass|go))?:|"
+                      r"last (?:week|night|time|run)|this morning|"
+                      r"after (?:\w+ ){0,2}(?:days?|hours?|weeks?|months?|rounds?|attempts?|tries) of|"
+                      r"was:)[^.\n]*", re.IGNORECASE)
 # a line of a list or a table, or a "label: value" line
 _ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:[ \t][^\s:]+){0,3}:\s"
                    r"|\w[\w./-]*[ \t]{2,}\S)",
@@ -268,7 +284,7 @@ _GREEN_WORD = re.compile(r"green-(?=\w)", re.IGNORECASE)
 _PROSE_QUOTE = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d")
 _INLINE_CODE = re.compile(r"(?<!`)`[^`\n]+`(?!`)")
 _SOURCE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*(?!(?:text|txt|console|shell|sh|bash|zsh|"
-                           r"log|output|plaintext|plain|terminal|shell-session|ansi)?[ \t]*$)"
+                           r"log|output|plaintext|plain|terminal|shell-session|ansi|markdown|md)?[ \t]*$)"
                            r"[^\n]*\n.*?(?:^[ \t]*(?:```|~~~)[ \t]*$|\Z)",
                            re.DOTALL | re.MULTILINE)
 # an unticked box claims nothing: "- [ ] Tests pass" in a template is a to-do
@@ -291,12 +307,13 @@ _CONFUSABLES = str.maketrans(
 
 
 class Claim:
-    __slots__ = ("line", "rule", "sentence")
+    __slots__ = ("at", "line", "rule", "sentence")
 
-    def __init__(self, rule: ClaimRule, line: int, sentence: str) -> None:
+    def __init__(self, rule: ClaimRule, line: int, sentence: str, at: int = 0) -> None:
         self.rule = rule
         self.line = line
         self.sentence = sentence
+        self.at = at  # where in the text its sentence or line starts
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -336,6 +353,10 @@ _EXAMPLE_AFTER = re.compile(r"[^\n]*?\b(?:looks? like|is what|format|example|tem
                             re.IGNORECASE)
 
 
+# a run's count of no failures, which reads with the count of passes beside it: "`# fail 0`"
+_NONE_FAILED = re.compile(r"\s*#?\s*(?:fail(?:ed|ures?)?|errors?)\s*:?\s*0\s*", re.IGNORECASE)
+
+
 def _blank_unless_run(match: re.Match[str]) -> str:
     """Inline code as output lines see it: a runner's command, or a test run's own summary
     pasted inline ("Both runs: `436 passed, 3 skipped`", "`[INFO] BUILD SUCCESS`"), unless
@@ -344,7 +365,7 @@ def _blank_unless_run(match: re.Match[str]) -> str:
     # what the line says just before it (a bounded look back keeps a long line linear)
     window = max(match.start() - 80, 0)
     begin = max(match.string.rfind("\n", window, match.start()) + 1, window)
-    if any(r.pattern.search(inner) for r in _OUTPUT_RULES) \
+    if (any(r.pattern.search(inner) for r in _OUTPUT_RULES) or _NONE_FAILED.fullmatch(inner)) \
             and not _SHOWN_AS_EXAMPLE.search(match.string, begin, match.start()) \
             and not _EXAMPLE_AFTER.match(match.string, match.end(), match.end() + 80):
         return " " + inner + " "
@@ -556,6 +577,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                 or any(r.start() < m.start() and not _told_now(clause, r, m)
                        for r in _REPORTED.finditer(clause[:m.end()])) \
                 or _partial(before, m.group(0)) or _HALF.search(m.group(0)) \
+                or _A_PART.search(before) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
                 or _REQUIRED_AFTER.match(clause[m.end():]) or _NOT_ON.match(clause[m.end():]) \
@@ -702,9 +724,25 @@ def _typo(match: re.Match[str]) -> str:
     return word if match.group(0).lower() != word else match.group(0)
 
 
+# a quoted block the message introduces as its own draft ("PR draft below."): its words
+_DRAFT_QUOTE = re.compile(r"^(?P<lead>[^\n>]*\bdraft\b[^\n]*)\n(?:[ \t]*\n)?(?P<quote>(?:[ \t]*>[^\n]*(?:\n|$))+)",
+                          re.IGNORECASE | re.MULTILINE)
+
+
+def _own_drafts(text: str) -> str:
+    """TEXT with the "> " marks of a quoted block it introduces as its own draft made spaces
+    (positions kept): a PR body the agent wrote is its claim, someone's quoted words are not."""
+    def unmark(m: re.Match[str]) -> str:
+        if re.search(r"\b(?:their|your|his|her|user's|someone's|reviewer's)\b", m["lead"], re.I):
+            return m.group(0)
+        quote = re.sub(r"^([ \t]*)>", r"\1 ", m["quote"], flags=re.MULTILINE)
+        return m.group(0)[:m.start("quote") - m.start()] + quote
+    return _DRAFT_QUOTE.sub(unmark, text)
+
+
 def find_claims(text: str) -> list[Claim]:
     """Every sentence of TEXT that claims the tests pass, with the first rule it meets."""
-    text = _as_now(_TYPOS.sub(_typo, _NO_APOSTROPHE.sub(r"\1n't", normalised(text))))
+    text = _own_drafts(_as_now(_TYPOS.sub(_typo, _NO_APOSTROPHE.sub(r"\1n't", normalised(text)))))
     plain = unquoted(text)
     marked = _QUOTED.sub(_marked, _UNTICKED.sub(_blank, _QUOTE_LINE.sub(_blank, _FENCE.sub(
         _blank, text))))
@@ -714,7 +752,8 @@ def find_claims(text: str) -> list[Claim]:
     spans = sentences(marked)
     for _, a, b in spans:
         if (_TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])) \
-                or _TEST_PENDING.search(plain[a:b]) or _UNVERIFIED.search(plain[a:b]) \
+                or _TEST_PENDING.search(plain[a:b]) \
+                or (_UNVERIFIED.search(plain[a:b]) and _OF_THE_TESTS.search(plain[a:b])) \
                 or _run_failed(_WAS.sub("", _EARLIER.sub("", plain[a:b]))) \
                 or (_NOT_WHOLE.search(plain[a:b]) and not _EARLIER.search(plain[a:b])) \
                 or _flaky_now(plain[a:b]):
@@ -758,15 +797,17 @@ def find_claims(text: str) -> list[Claim]:
                 break
             if rule is not None:
                 original = " ".join(text[start:end].split())
-                claims.append(Claim(rule, line, original[:300]))
+                claims.append(Claim(rule, line, original[:300], start))
                 break
     claims.extend(_output_claims(text, blocks, {c.line for c in claims}))
     # a later line takes it back: "So scratch the above; this isn't green anymore", "I'm not
     # going to call this fixed until I understand the race", "so the unit tests were not run"
-    withdrawn = max([line for line, a, b in spans if _withdraws(plain[a:b])]
-                    + [n for n, line in enumerate(text.split("\n"), start=1)
-                       if _ZERO_TESTS.search(line)], default=0)
-    claims = [c for c in claims if c.line > withdrawn]
+    withdrawn = max((a for _line, a, b in spans
+                     if _withdraws(plain[a:b]) or _fails_inline(text[a:b])), default=-1)
+    no_tests = max((m.start() for m in _ZERO_TESTS.finditer(text)), default=-1)
+    # ... and a run of no tests voids what its line and the lines above it claim
+    no_tests_end = -1 if no_tests < 0 else (text.find("\n", no_tests) % (len(text) + 1))
+    claims = [c for c in claims if c.at >= withdrawn and c.at > no_tests_end]
     # "The new test passes" beside a run that shows failures: a part, not the whole
     if any(_PART.search(c.sentence) for c in claims) \
             and _run_failed(_WAS.sub("", _EARLIER.sub("", text))):
@@ -794,11 +835,28 @@ _ZERO_TESTS = re.compile(r"\b(?:running|ran|collected|executed) 0 (?:tests?|item
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
 # tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
-_TESTS_FAIL = re.compile(r"\b(?:tests?|specs?|cases?)\b[^.;:]{0,40}?\b(?:fail|fails|failed|"
+_TESTS_FAIL = re.compile(rf"\b(?:tests?|specs?|cases?|suites?|{RUNNER})\b[^.;:]{{0,40}}?\b(?:fail|fails|failed|"
                          r"(?:are|is|still) failing|broke|break)\b", re.IGNORECASE)
+# a part of the suite named as its kind: "All the smoke tests passed"
+_A_PART = re.compile(r"\b(?:smoke|sanity)\s+$", re.IGNORECASE)
 # what an admission must be about to take back a claim: the tests, CI, a run of them
-_OF_THE_TESTS = re.compile(rf"{TEST_CONTEXT.pattern}|\b(?:them|it|anything|everything|the rest)\b",
-                           re.IGNORECASE)
+_OF_THE_TESTS = re.compile(rf"{TEST_CONTEXT.pattern}|\b(?:them|it|anything|everything|the rest|"
+                           rf"{KINDS}\s+(?:tests?|specs?|suites?|jobs?)|e2e|workspaces?|packages?|"
+                           r"crates?|targets?|"
+                           r"envs?|platforms?|of the (?:\d+|two|three|four|five|six|seven|eight|"
+                           r"nine|ten))\b", re.IGNORECASE)
+
+
+def _fails_inline(sentence: str) -> bool:
+    """SENTENCE (quotes and inline code as written) pastes a run that failed, now: "I reran
+    and got `2 failed, 521 passed`"."""
+    return "`" in sentence and not _EARLIER.search(sentence) \
+        and _run_failed(_WAS.sub("", sentence)) and not _FAILURE_BEHIND.search(sentence)
+
+
+# what puts a failure behind the work: fixed since, or the first of several tries
+_FAILURE_BEHIND = re.compile(r"\b(?:was|were|had been|used to|fix(?:ed|es)|resolved|addressed|"
+                             r"at first|first (?:run|try|attempt|time)|1st|2nd)\b", re.IGNORECASE)
 
 
 def _withdraws(sentence: str) -> bool:
@@ -847,7 +905,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
                 or _introduced_as_other(fences, starts, start, lead_in,
                                         bool(blocks.failing or blocks.unfixed)):
             continue
-        found.append(Claim(rule, number, " ".join(line.split())[:300]))
+        found.append(Claim(rule, number, " ".join(line.split())[:300], start))
         claimed.add(blocks.of(start))
     return found
 
@@ -872,7 +930,7 @@ def _lead_ins(text: str) -> list[tuple[int, int, str, bool]]:
     found = []
     for m in _FENCE.finditer(text):
         before = text[:m.start()].rstrip(" \t")
-        line = before.rstrip().rsplit("\n", 1)[-1]
+        line = re.split(r"(?<=[.!?])\s+", before.rstrip().rsplit("\n", 1)[-1])[-1]
         found.append((m.start(), m.end(), line,
                       line.rstrip().endswith(":") or not before.endswith("\n\n")))
     return found
