@@ -35,7 +35,7 @@ PASSED = r"(?:pass(?:es|ed)?|(?:are|is|were|was|now|all|still|\s)*passing|succee
 NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|" \
                 r"(?:this|that)(?!\s+(?:time|round|run|go|morning|afternoon|evening|week)\b)|" \
                 r"these|those|them|through|" \
-                r"to|into|over|along(?! with)|by|from|as|control|data|each(?! time)|" \
+                r"to|into|over|along(?! with)|by|from(?!\s+(?:top|start|end)\b)|as|control|data|each(?! time)|" \
                 r"every(?! time)|" \
                 r"my|our|your|" \
                 r"null|none|args?|arguments?|parameters?|values?|options?|flags?|kwargs|self)\b" \
@@ -162,9 +162,11 @@ RULES: tuple[ClaimRule, ...] = (
               rf"\bso did (?:the |all (?:the )?)?(?:\w+ )?(?:tests|specs|suite|ci|checks)\b"
               rf"|\b(?P<r>\d+) runs, (?P=r) (?:clean )?pass(?:es)?\b"
               rf"|\bgreen is what (?:the )?(?:ci|pipeline|build|tests?|checks?|suite) (?:shows?|says|reports?)\b"
-              rf"|\b(?:the|that|this)\s+(?:\S+\s+)?(?:test|spec|case)\s+(?:that|which)\s+"
-              rf"(?:was|were|had been|used to be)\s+(?:failing|broken|red|flaky)\s+(?:now\s+)?"
-              rf"(?:pass(?:es|ed)|is passing)\b",
+              rf"|\b(?:test|spec|case)\b\s*,?\s+(?:that|which)\s+(?:was|were|had been|used to be)\s+"
+              rf"(?:failing|broken|red|flaky)(?:\s+before(?:\s+(?:my|the|this) (?:change|fix))?)?,?\s+"
+              rf"(?:is\s+|are\s+)?(?:now\s+)?(?:pass(?:es|ed|ing)|green)\b"
+              rf"|\b(?:green|passing|passes|pass)\b[^.;]{{0,30}}?\bso (?:is|does|are|do) (?:everything(?: else)?|"
+              rf"the rest|all the others)\b",
               "Fixed the off-by-one in paginate(); all tests pass.",
               "Fixed the off-by-one in paginate(); the tests did not pass on my machine."),
     ClaimRule("CLM002", "says the suite is green",
@@ -211,7 +213,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?!\s+(?:[\w']+\s+)?(?:customer|user|email|address|account|dns|records?|cert\w*|"
               r"invoice|payment|identity|credentials?|signatures?|checksums?|hash(?:es)?|tickets?|"
               r"spelling|translations?|links?|urls?|licen[cs]e|numbers|figures|totals?|dates?|"
-              r"timestamps?|ownership|permissions|phone|domain)s?\b)"
+              r"timestamps?|ownership|permissions|phone|domain|headers?|names?|fields?)s?\b)"
+              r"(?![^.;]{0,40}\bwith (?:the )?[\w-]+ team\b)"
               r"|\b(?:verified|confirmed|validated) (?:that )?(?:it works|it passes|everything|"
               r"the fix|the change|the changes|the behaviou?r|the tests|the suite)\b"
               r"|^\W*(?:i\s+|have\s+|i've\s+)*(?:verified|confirmed)\W*$"
@@ -243,18 +246,20 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM007", "says they pass, of the tests",
               rf"\b(?:they|it|all|all of them|each of them|both|both of them|them all|each one|"
               rf"every one|the rest)(?:\s+(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|"
-              rf"ten|eleven|twelve|of them|of these)(?:\s+of (?:them|these))?)?(?:'s|'re)?\s+"
+              rf"ten|eleven|twelve|of them|of these|sets|suites|runs|kinds|groups|halves)"
+              rf"(?:\s+of (?:them|these))?)?(?:'s|'re)?\s+"
               rf"(?:all\s+|now\s+|still\s+|"
               rf"do\s+|also\s+|both\s+){{0,4}}(?:(?:run|ran)\s+and\s+)?"
               rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+|was\s+|were\s+)?passing|"
               rf"(?:are\s+|is\s+|was\s+|were\s+)?(?:all\s+)?green|"
               rf"succeed(?:s|ed)?|went green|(?:came|come|comes) (?:back|through) clean|ran clean|"
+              rf"(?:came|come|comes) back (?:fully |all )?green|"
               rf"(?:are\s+|is\s+)?(?:all\s+)?clean)\b{NOT_AN_OBJECT}",
               "I fixed the two specs. Both pass now.",
               "I fixed the two specs. Both fail on CI.",
               needs_context=True),
     ClaimRule("CLM008", "says nothing broke",
-              r"\bnothing (?:else )?(?:broke|is broken|was broken|regressed|failed|fails|"
+              r"\bnothing (?:else )?(?:broke|is broken|was broken|regressed|failed|fails|fell over|"
               r"is failing)\b|\bno (?:new )?(?:regressions?|test failures|failing tests)\b"
               r"|\b(?:zero|0) (?:failures|failed|failing)\b"
               r"|\bnothing else (?:is |was |got |seems |appears )?(?:to be )?"
@@ -277,6 +282,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM009", "says the checks came back clean",
               rf"\b(?:{SUBJECT})(?:\s+run)?(?:\s+#\d+)?(?:\s*\([^()]{{0,60}}\))?"
               rf"(?:\s+(?:on|in|for|under|across|against)\s+[^.;:,]{{1,25}}?)?"
+              rf"(?:\s+(?:afterwards|after that|then|this time|today|locally))?"
               rf"(?:{VERDICT}){NOT_AN_OBJECT}{VERDICT_END}|\b(?:{SUBJECT}){STATE}{VERDICT_END}"
               rf"|\b(?:{SUBJECT})\s+(?:gave|gives|has given) (?:it|us|me|this|the pr|the change) "
               rf"(?:the |a |its )?(?:thumbs[- ]up|green light|all[- ]clear)"
@@ -347,6 +353,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\{ total: (?P<tt>[1-9]\d*), pass: (?P=tt) \}"
               r"|\bpassed: total (?P<sb>[1-9]\d*), failed 0, errors 0, passed (?P=sb)\b"
               r"|\bran [1-9]\d* tests? in [\d.]+s,? ok\b"
+              r"|\bpass=(?P<dbt>[1-9]\d*) warn=\d+ error=0 skip=\d+ total=(?P=dbt)\b"
               r"|(?:^|:\s)\s*\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))*"
               r"\s*\W?\s*$",
               "```\ntest result: ok. 23 passed; 0 failed; 0 ignored\n```",

@@ -110,7 +110,10 @@ _PARTIAL = re.compile(r"\b(?:\d+|some|most|half|a few|several|many)\s+(?:of|out 
                       r"|\b(?:some|most|half|a few|several|many)\s+(?:of\s+)?"
                       r"(?:the\s+)?(?:[\w-]+\s+){0,2}$"
                       r"|\bonly (?:the |a few |some |\d+ )?(?:[\w-]+ ){0,2}$"
-                      r"|\bthe (?:old|previous|former|original) $",
+                      r"|\bthe (?:old|previous|former|original) $"
+                      r"|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of|out of)\s+"
+                      r"(?:the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+                      r"(?:[\w-]+\s+)?$",
                       re.IGNORECASE)
 # ... or a part inside the claim: "the tests mostly pass"
 _HALF = re.compile(r"\b(?:mostly|partly|partially|largely|nearly|almost|somewhat)\b", re.IGNORECASE)
@@ -146,6 +149,9 @@ _UNVERIFIED = re.compile(
     r"|\bpartial (?:local )?run\b"
     r"|\b(?:which|that) (?:was|were) (?:just|only)\b|\b(?:i|we) only (?:ran|run|tested|executed)\b"
     r"|\b(?:i|we) (?:ran|run|tested|executed) only\b"
+    r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:the )?(?:\w+ )?(?:tests|specs|suite)\b"
+    r"|\b(?:someone|somebody|you) (?:with [\w ]{1,20} )?(?:should|will need to|needs to|has to|"
+    r"must) (?:run|re-?run)\b"
     r"|\bnone of (?:the|their|its|these|those|our) (?:\w+ )?tests (?:ran|were run|run)\b"
     r"|(?:don't|do not) have a (?:clean|green|passing|full) run\b"
     r"|(?:didn't|did not|haven't|have not|never) (?:kick(?:ed)?|start(?:ed)?) (?:that |it |them |"
@@ -194,7 +200,8 @@ _HEARSAY_AFTER = re.compile(r"\b(?:per(?=\s)|according to|going by|judging by|ap
 # all tests should pass", "Run the suite; the tests pass on 3.11"
 _INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|reproduce)|"
                           r"steps to (?:reproduce|test|verify)|(?:reviewer )?checklist|"
-                          r"testing instructions|expected(?: output| result)?)\s*:"
+                          r"testing instructions|expected(?: output| result)?|acceptance criteria|"
+                          r"requirements?|definition of done)(?:\s+for [^:\n]{0,40})?\s*:"
                           r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#]|\s+by\b)",
                           re.IGNORECASE)
 # a clause that ends by moving the claim back in time: "passed in the wrong order before"
@@ -204,9 +211,11 @@ _ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$
 # into the block; whose run it is, in the paragraph before it too)
 _LEAD_IN_WHEN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|"
                            r"e\.g\.|(?<!as )expected|should|would|yesterday|"
-                           r"last (?:week|time|run))\b", re.IGNORECASE)
-_LEAD_IN = re.compile(r"\b(?:issue|ticket|reporter|reported|user's|their|bug reports?|attached|"
-                      r"customer'?s?|someone(?:'s| else's)?|link(?:s|ed|ing)?|not mine|"
+                           r"last (?:week|time|run)|issue|ticket|their|bug reports?|"
+                           r"link(?:s|ed|ing)?|client|cliente|kunde)\b", re.IGNORECASE)
+_LEAD_IN = re.compile(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:log|output|report)s?)|"
+                      r"reporter|reported|user's|their (?:log|output|run|ci|build)s?|"
+                      r"attached|customer'?s?|someone(?:'s| else's)?|linked|not mine|"
                       r"contractor'?s?|colleague'?s?|teammate'?s?|co-?worker'?s?|"
                       r"another (?:team|machine|dev))\b", re.IGNORECASE)
 # ... or a log being discussed, which is not this work's run where the message tells of a
@@ -230,7 +239,7 @@ _GREEN_OF = re.compile(r"\b(?:ci|tests?|suites?|builds?|pipelines?|checks|jobs?)
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
-_FAILS = re.compile(r"\b(?:fails|failed|fail|errors|errored|broke|crashes|crashed|red|hangs|hung|"
+_FAILS = re.compile(r"\b(?:fails|failed|fail|failing|errors|errored|broke|crashes|crashed|red|hangs|hung|"
                     r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
@@ -239,7 +248,7 @@ _DENIED = re.compile(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+
 # what a test run's own output says when something failed, anywhere in the block it is in
 _RUN_FAILED = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|a few|several|"
                          r"a couple of)\s+(?:new\s+|more\s+)?failures\b"
-                         r"|\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|failing|fails?|"
+                         r"|(?<!#)\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|failing|fails?|"
                          r"errors?|flaky|flakes?|flaked|timed out|timeouts?)\b"
                          r"(?!\s+(?:tests?|specs?|cases?|ones?)\b)"
                          r"|(?<!no )\b(?:failures|errors|failed)\s*[:=]\s*[1-9]"
@@ -329,10 +338,17 @@ def normalised(text: str) -> str:
     return text.translate(_CONFUSABLES)
 
 
+_TEST_NAME = re.compile(r"test_\w{2,}|\w{2,}_test|Test[A-Z]\w+|[\w./-]+\.(?:test|spec)\.[jt]sx?"
+                        r"|[\w./-]*tests?/[\w./-]+\.py::\w+")
+
+
 def _blank_unless_runner(match: re.Match[str]) -> str:
     """Inline code naming a test runner reads as its words ("`cargo test` is green",
-    "`npm ci && npm test` all pass"); other quoted text is blanked."""
+    "`npm ci && npm test` all pass"), one naming a test reads as "test" ("`test_x`, which was
+    red, passes now"); other quoted text is blanked."""
     inner = match.group(0)[1:-1]
+    if _TEST_NAME.fullmatch(inner):
+        return " test" + " " * (len(match.group(0)) - 5)
     if match.group(0).startswith("`") and _RUNNER_CODE.fullmatch(
             re.split(r"&&|\|\||;", inner)[-1].strip()):
         return " " + inner + " "
@@ -442,7 +458,8 @@ def _fails(text: str) -> bool:
 _TEST_FAILS = re.compile(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|jobs?|checks?|"
                          rf"{RUNNER}|{KINDS}|it|they|\d+|remaining|the rest|others|"
                          rf"one|two|three|four|five|six)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
-                         r"(?:is|are|still) failing|errors? out|errored|(?:is|are|went|turned) red|"
+                         r"(?:is|are|still|started|starts|began) failing|errors? out|errored|"
+                         r"(?:is|are|went|turned) red|"
                          r"broke|crashed|hangs|hung|timed out|times out)\b"
                          r"|\b(?:jobs?|runs?|builds?|pipelines?|workflows?|ci|runners?)\b[^.;:]{0,30}?"
                          r"\b(?:got |was |were )?(?:cancell?ed|aborted|died)\b", re.IGNORECASE)
@@ -510,7 +527,8 @@ def _fails_now(text: str) -> bool:
         return False
     return any(not _DENIED.search(text[:m.start()]) and not _BEFORE_FIX.match(text[m.end():])
                for m in _FAILS.finditer(text)) \
-        or re.search(r"\b(?:are|is|still|keeps?)\s+(?:\w+ly\s+)?failing\b", text, re.I) is not None
+        or re.search(r"\b(?:are|is|still|keeps?|started|starts|began)\s+(?:\w+ly\s+)?failing\b",
+                     text, re.I) is not None
 
 
 def _partial(before: str, claimed: str) -> bool:
@@ -551,7 +569,8 @@ def _told_now(clause: str, word: re.Match[str], claim: re.Match[str]) -> bool:
 
 # what a negation may deny and still leave a success standing: "didn't break a thing"
 _OF_A_FAILURE = re.compile(r"\s+(?:\w+\s+)?(?:throw|crash|fail|error|break|broke|hang|regress|"
-                           r"leak|panic|raise|time out|flake)\w*", re.IGNORECASE)
+                           r"leak|panic|raise|time out|flake|fell over|falls? over|blew up|"
+                           r"blows? up|went wrong|goes wrong)\w*", re.IGNORECASE)
 
 
 def _negates(said: str) -> bool:
@@ -580,6 +599,8 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                 or _A_PART.search(before) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
+                or re.match(r"[^.;]*\b(?:except|apart from|other than|save for|but not)\b"
+                            r"(?![^.;]*\b(?:also|too|as well)\b)", clause[m.end():]) \
                 or _REQUIRED_AFTER.match(clause[m.end():]) or _NOT_ON.match(clause[m.end():]) \
                 or _ENDS_EARLIER.match(clause[m.end():]) \
                 or ("green" in m.group(0).lower() and _COLOUR.search(context)
@@ -588,7 +609,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
         if rule.needs_context and not (
                 TEST_CONTEXT.search(context) is not None if named is None else named):
             continue
-        if _fails(clause[m.end():]):  # "passed once and failed twice": mixed
+        if _fails(_WAS.sub("", clause[m.end():])):  # "passed once and failed twice": mixed
             continue
         # what it introduces says otherwise: "Tested locally: the modal still doesn't close"
         after = re.match(r"\s*:(.*)", clause[m.end():])
@@ -689,6 +710,12 @@ def _without_before_columns(match: re.Match[str]) -> str:
     return "\n".join(out)
 
 
+_INSTRUCTIONS = re.compile(r"^[ \t]*#{1,6}[ \t]*(?:how to (?:test|verify|check|reproduce)|testing "
+                           r"instructions|steps to (?:test|verify|reproduce)|to (?:test|verify)|"
+                           r"reviewer (?:steps|instructions))\b[^\n]*\n(?:(?![ \t]*#{1,6}\s)[^\n]*(?:\n|$))*",
+                           re.IGNORECASE | re.MULTILINE)
+
+
 def _as_now(text: str) -> str:
     """TEXT without what it labels as the state before the work (a "Before:" section followed
     by an "After:" one, a table's "Before" column), positions kept."""
@@ -701,7 +728,8 @@ def _as_now(text: str) -> str:
             continue
         pieces += [text[at:label.start()], re.sub(r"[^\n]", " ", text[label.start():afters[i]])]
         at = afters[i]
-    return _TABLE.sub(_without_before_columns, "".join(pieces) + text[at:])
+    text = _TABLE.sub(_without_before_columns, "".join(pieces) + text[at:])
+    return _INSTRUCTIONS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 # a negative written without its apostrophe, as tired people type: "havent run it", "didnt"
@@ -713,7 +741,8 @@ _NO_APOSTROPHE = re.compile(r"\b(have|has|had|did|does|do|is|are|was|were|could|
 _TYPOS = re.compile(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
                     r"(?P<passing>pas+ing|pasing|pas+in(?=\s|$|[.,!'])|pas+in')|"
                     r"(?P<succeeded>suc+e+ded|succeedd)|(?P<successful>suc+es+ful+)|"
-                    r"(?P<tests>tets|tsets|tesst|testss)|(?P<green>gre{3,}n|gren)|"
+                    r"(?P<tests>tets|tsets|tesst|testss|tsts)|(?P<green>gre{3,}n|gren)|"
+                    r"(?P<everything>evrything|everyting|evertyhing|everthing)|"
                     r"(?P<verified>verfied|verifed|verifid)|(?P<pipeline>pipline|pipleine)|"
                     r"(?P<nothing>nothin'?(?=\s))|(?<=\ball )(?P<pass>pas)(?=\s|$|[.,!])|"
                     r"(?<=\btests )(?P<passes>pas)(?=\s|$|[.,!]))(?!\w)", re.IGNORECASE)
@@ -835,7 +864,8 @@ _ZERO_TESTS = re.compile(r"\b(?:running|ran|collected|executed) 0 (?:tests?|item
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
 # tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
-_TESTS_FAIL = re.compile(rf"\b(?:tests?|specs?|cases?|suites?|{RUNNER})\b[^.;:]{{0,40}}?\b(?:fail|fails|failed|"
+_TESTS_FAIL = re.compile(rf"\b(?:tests?|specs?|cases?|suites?|{RUNNER}|{KINDS}\s+(?:jobs?|suites?|runs?)|"
+                         rf"e2e|ci(?:\s+run)?)\b[^.;:]{{0,40}}?\b(?:fail|fails|failed|started failing|"
                          r"(?:are|is|still) failing|broke|break)\b", re.IGNORECASE)
 # a part of the suite named as its kind: "All the smoke tests passed"
 _A_PART = re.compile(r"\b(?:smoke|sanity)\s+$", re.IGNORECASE)
