@@ -105,7 +105,8 @@ TEST_CONTEXT = re.compile(r"\b(?:tests?|specs?|suites?|test cases?|pytest|jest|v
                           r"jobs?|pipelines?|workflows?|builds?|re-?ran|rerun|tested|"
                           r"phpunit|playwright|cypress|gradlew?|mvn|make (?:test|check)|"
                           rf"(?:re-?)?ran (?:the |both |all )?{KINDS}\b|"
-                          r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|flaky|(?:re-?)?ran (?:everything|"
+                          r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|flaky|ran (?:em|'em|them|it) all|"
+                          r"(?:re-?)?ran (?:everything|"
                           r"it all|the whole thing))\b", re.IGNORECASE)
 
 
@@ -175,6 +176,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:is|are|was|were|stays?|looks?|now|still)\s+(?:all\s+|fully\s+|still\s+)?"
               r"green\b"
               r"|\bgreen across the board\b|\ball green\b"
+              r"|\bgreen (?:build|run|pipeline|ci|suite|test run)\b"
               r"|\b(?:tests?|suite|ci|build) green\b",
               "The suite is green again after the migration fix.",
               "The suite was red before the migration fix, and I could not get it to run."),
@@ -284,6 +286,10 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:\s+(?:on|in|for|under|across|against)\s+[^.;:,]{{1,25}}?)?"
               rf"(?:\s+(?:afterwards|after that|then|this time|today|locally))?"
               rf"(?:{VERDICT}){NOT_AN_OBJECT}{VERDICT_END}|\b(?:{SUBJECT}){STATE}{VERDICT_END}"
+              rf"|\b(?:{SUBJECT})\s+(?:was|were)\s+(?:red|failing|broken)\b[^.;]{{0,40}}?\band (?:is|are) "
+              rf"(?:now )?(?:green|passing)\b"
+              rf"|\b(?:every|each|all)\s+(?:\w+\s+)?(?:packages?|crates?|modules?|suites?|tests?|jobs?)\s+"
+              rf"(?:reports?|reported|shows?|showed)\s+(?:ok|pass(?:ed)?|green|success)\b"
               rf"|\b(?:{SUBJECT})\s+(?:gave|gives|has given) (?:it|us|me|this|the pr|the change) "
               rf"(?:the |a |its )?(?:thumbs[- ]up|green light|all[- ]clear)"
               rf"|\b(?:{RUNNER})\s+(?:reports?|reported|shows?|showed|prints?|printed|gives?|gave)"
@@ -321,7 +327,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM012", "pastes a passing test run",
               r"\b\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))*"
               r" in [\d.]+m?s\b"
-              r"|^\s*tests:\s+(?:\d+ (?:skipped|todo), )*\d+ passed, \d+ total"
+              r"|(?:^|:\s)\s*tests:\s+(?:\d+ (?:skipped|todo), )*\d+ passed, \d+ total"
               r"|^\s*test (?:suites|files):?\s+\d+ passed"
               r"|^\s*tests\s+\d+ passed \(\d+\)"
               r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
@@ -353,6 +359,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\{ total: (?P<tt>[1-9]\d*), pass: (?P=tt) \}"
               r"|\bpassed: total (?P<sb>[1-9]\d*), failed 0, errors 0, passed (?P=sb)\b"
               r"|\bran [1-9]\d* tests? in [\d.]+s,? ok\b"
+              r"|\bnox > session [\w.-]+ was successful\b"
+              r"|\bexecuted (?P<bz>[1-9]\d*) out of (?P=bz) tests?: (?P=bz) tests? pass\b"
               r"|\bpass=(?P<dbt>[1-9]\d*) warn=\d+ error=0 skip=\d+ total=(?P=dbt)\b"
               r"|(?:^|:\s)\s*\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))*"
               r"\s*\W?\s*$",
@@ -377,7 +385,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM014", "says all good, of the tests just named",
               r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|they're|"
               r"they are|still|everything(?:'s| is)?|looks?)\s+)*all (?:good|ok|fine)"
-              r"(?:\s+(?:now|again|locally|too|here))*\W*(?=$|[,.;!)])",
+              r"(?:\s+(?:now|again|locally|too|here))*(?:\W*(?=$|[,.;!)])|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF])",
               "Ran the tests, all good.",
               "Read through the docs, all good.",
               needs_context=True),

@@ -68,15 +68,18 @@ _CONDITION = re.compile(
     r"will (?:confirm|verify|check|run|test|see)|"
     r"check (?:that|whether)|(?<!continue )(?<!continues )(?<!ought )to pass|"
     r"next step|to-?do(?!\s+(?:pasa|está|esta|en verde|bien)\b)|plan(?:s|ned)? to|"
+    r"i'll|i will|we'll|we will|i'm going to|gonna|work(?:ing)? on (?:getting|making)|"
     r"remaining\s*:|left to do|still to do|outstanding\s*:|"
     r"(?:make|get) (?:the |all )?(?:\w+ )?(?:tests?|specs?|suites?|ci|builds?) (?:to )?"
     r"(?:pass(?:ing)?|green)|"
     r"please|let me know)\b", re.IGNORECASE)
 # ("cargo-nextest says: ..." is the runner's own output, not hearsay)
-_REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )says?|"
+_REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )(?<!phpunit )"
+                       r"(?<!mocha )(?<!rspec )(?<!cargo )(?<!tox )(?<!nox )(?<!ctest )(?<!bazel )"
+                       r"(?<!gradle )(?<!maven )(?<!dotnet )says?|"
                        r"said|claims?|claimed|reports? that|reported that|"
                        r"mentioned|quot(?:e|es|ed|ing)|"
-                       r"(?:you|they|he|she) (?:wrote|think|thought|believe)|"
+                       r"(?:you|they|he|she) (?:wrote|think|thought|believe|saw)|"
                        r"asked (?:why|whether|if|how)|"
                        r"(?:as )?per (?:the|your|their|his|her)|^\W*per\s+@?[\w.-]+(?:'s)?\W*,|"
                        r"according to|"
@@ -84,11 +87,11 @@ _REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!j
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
                        r"before (?:my|the|this|that|i|we)\b|yesterday|earlier today|"
-                       r"last (?:week|time|run)|on main(?!\s+(?:after|now|since|post-merge)\b)|"
+                       r"last (?:week|time|run)|on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|"
-                        r"on main(?!\s+(?:after|now|since|post-merge)\b)|upstream|"
+                        r"on main(?!\s+(?:again|after|now|since|post-merge)\b)|upstream|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
                         r"on (?:his|her|their|your|someone's|[\w-]+'s) "
                         r"(?:branch|machine|fork|laptop|box)|"
@@ -149,7 +152,13 @@ _UNVERIFIED = re.compile(
     r"|\bpartial (?:local )?run\b"
     r"|\b(?:which|that) (?:was|were) (?:just|only)\b|\b(?:i|we) only (?:ran|run|tested|executed)\b"
     r"|\b(?:i|we) (?:ran|run|tested|executed) only\b"
-    r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:the )?(?:\w+ )?(?:tests|specs|suite)\b"
+    r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:(?:the )?(?:\w+ )?(?:tests|specs|suite)|"
+    r"them|those|these)\b"
+    r"|\b(?:have|has|did)\W+not\W+(?:run|ran|tested|executed)\b|\bunconfirmed\b"
+    r"|(?:haven't|have not|don't|do not) (?:got|have) (?:a|any) (?:\w+ )?runs?\b"
+    r"|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) skipped (?:ones )?(?:are|were) "
+    r"(?:exactly |precisely |all )?(?:the )?(?:new|ones? (?:covering|for|that cover))\b"
+    r"|\bwithout running (?:a single|any|the) (?:\w+ )?tests?\b"
     r"|\b(?:someone|somebody|you) (?:with [\w ]{1,20} )?(?:should|will need to|needs to|has to|"
     r"must) (?:run|re-?run)\b"
     r"|\bnone of (?:the|their|its|these|those|our) (?:\w+ )?tests (?:ran|were run|run)\b"
@@ -716,6 +725,12 @@ _INSTRUCTIONS = re.compile(r"^[ \t]*#{1,6}[ \t]*(?:how to (?:test|verify|check|r
                            re.IGNORECASE | re.MULTILINE)
 
 
+_ASKED_LIST = re.compile(r"^[ \t]*[#*_]*[ \t]*(?:requirements?|acceptance criteria|definition of done|"
+                         r"merge criteria|to-?do|next steps?|remaining|plan)(?: for [^:\n]{0,40})?[*_]*"
+                         r"[ \t]*:[ \t]*[*_]*[ \t]*\n(?:[ \t]*(?:[-*+]|\d+[.)])[^\n]*(?:\n|$))+",
+                         re.IGNORECASE | re.MULTILINE)
+
+
 def _as_now(text: str) -> str:
     """TEXT without what it labels as the state before the work (a "Before:" section followed
     by an "After:" one, a table's "Before" column), positions kept."""
@@ -729,7 +744,8 @@ def _as_now(text: str) -> str:
         pieces += [text[at:label.start()], re.sub(r"[^\n]", " ", text[label.start():afters[i]])]
         at = afters[i]
     text = _TABLE.sub(_without_before_columns, "".join(pieces) + text[at:])
-    return _INSTRUCTIONS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    text = _INSTRUCTIONS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return _ASKED_LIST.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 # a negative written without its apostrophe, as tired people type: "havent run it", "didnt"
@@ -833,10 +849,11 @@ def find_claims(text: str) -> list[Claim]:
     # going to call this fixed until I understand the race", "so the unit tests were not run"
     withdrawn = max((a for _line, a, b in spans
                      if _withdraws(plain[a:b]) or _fails_inline(text[a:b])), default=-1)
+    retracted = max((b for _line, a, b in spans if _RETRACTED.search(plain[a:b])), default=-1)
     no_tests = max((m.start() for m in _ZERO_TESTS.finditer(text)), default=-1)
     # ... and a run of no tests voids what its line and the lines above it claim
     no_tests_end = -1 if no_tests < 0 else (text.find("\n", no_tests) % (len(text) + 1))
-    claims = [c for c in claims if c.at >= withdrawn and c.at > no_tests_end]
+    claims = [c for c in claims if c.at >= withdrawn and c.at > no_tests_end and c.at >= retracted]
     # "The new test passes" beside a run that shows failures: a part, not the whole
     if any(_PART.search(c.sentence) for c in claims) \
             and _run_failed(_WAS.sub("", _EARLIER.sub("", text))):
@@ -857,10 +874,15 @@ _RETRACTED = re.compile(r"\b(?:scratch (?:that|the above|this)|ignore (?:that|th
                         r"no longer (?:green|passing)|"
                         r"my (?:earlier|last|previous) (?:message|summary|update) was wrong|"
                         r"(?:i'm|i am|we're|we are) not done|not (?:done|ready|finished) yet|"
-                        r"(?:this|it) (?:isn't|is not) ready)\b", re.IGNORECASE)
+                        r"(?:this|it) (?:isn't|is not) ready|no,? wait|actually,? no|"
+                        r"(?:doesn't|does not|won't|will not|didn't) (?:compile|build)|fails to (?:compile|build)|"
+                        r"says nothing about|tells (?:us |me )?nothing|means nothing|"
+                        r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works)|"
+                        r"(?:(?<=n)'t|not) count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass(?:ing)?|green)|"
+                        r"(?:before|until) (?:i|we) (?:call|count|declare) (?:it|this))\b", re.IGNORECASE)
 # a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no test files]"
 _ZERO_TESTS = re.compile(r"\b(?:running|ran|collected|executed) 0 (?:tests?|items)\b"
-                         r"|\bok \(0 tests\b|\bzero tests\b"
+                         r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
 # tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
@@ -870,7 +892,7 @@ _TESTS_FAIL = re.compile(rf"\b(?:tests?|specs?|cases?|suites?|{RUNNER}|{KINDS}\s
 # a part of the suite named as its kind: "All the smoke tests passed"
 _A_PART = re.compile(r"\b(?:smoke|sanity)\s+$", re.IGNORECASE)
 # what an admission must be about to take back a claim: the tests, CI, a run of them
-_OF_THE_TESTS = re.compile(rf"{TEST_CONTEXT.pattern}|\b(?:them|it|anything|everything|the rest|"
+_OF_THE_TESTS = re.compile(rf"{TEST_CONTEXT.pattern}|\b(?:them|it|anything|everything|the rest|results?|runs?|"
                            rf"{KINDS}\s+(?:tests?|specs?|suites?|jobs?)|e2e|workspaces?|packages?|"
                            r"crates?|targets?|"
                            r"envs?|platforms?|of the (?:\d+|two|three|four|five|six|seven|eight|"
@@ -961,6 +983,7 @@ def _lead_ins(text: str) -> list[tuple[int, int, str, bool]]:
     for m in _FENCE.finditer(text):
         before = text[:m.start()].rstrip(" \t")
         line = re.split(r"(?<=[.!?])\s+", before.rstrip().rsplit("\n", 1)[-1])[-1]
+        line = _INLINE_CODE.sub(_blank, line)  # "fixed it in `client.py`" names no client
         found.append((m.start(), m.end(), line,
                       line.rstrip().endswith(":") or not before.endswith("\n\n")))
     return found
