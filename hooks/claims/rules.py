@@ -50,7 +50,7 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"(?:npm|yarn|pnpm) (?:run )?vitest|make (?:test|check|verify|ci)|" \
          r"python3? -m (?:pytest|unittest)|python3? manage\.py test|dotnet test|" \
          r"(?:mvn|\.?/?mvnw) (?:test|verify|install|package)|" \
-         r"(?:gradle|\.?/?gradlew) (?:test|check|build)|" \
+         r"(?:gradle|\.?/?gradlew)(?: :?[\w:-]*(?:test|check|build)\w*)+|" \
          r"(?:bin/)?rails test|rake (?:test|spec)|swift test|mix test|deno test|sbt test|" \
          r"turbo (?:run )?test|nx (?:run-many -t |affected -t )?test|" \
          r"flutter test|bazel test|ctest|bats)" \
@@ -62,12 +62,12 @@ KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|r
 SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|existing|new|updated|" \
           rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
           r"(?:test )?harness(?: runs?)?|" \
-          r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|" \
+          r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|nightly|nightlies|" \
           r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
           r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+){0,2}" \
           r"(?:envs?|environments?|" \
           r"packages?|targets?|platforms?|jobs?|runners?|python versions|node versions|browsers?|" \
-          r"checks?|runs?|sessions?|" \
+          r"checks?|runs?|sessions?|stages?|steps?|" \
           r"scenarios?|examples?|cases?|suites?|workspaces?|modules?|crates?|projects?|" \
           r"matrix (?:entries|jobs))" \
           rf"|{KINDS}(?:\s*(?:\+|&|and|,)\s*(?:the\s+)?" \
@@ -85,7 +85,7 @@ _LINK = r"(?:'s|'re|\s+(?:is|are|r|was|were|has|have|been|now|still|all|both|als
 # green") unless nothing stands between them ("unit + e2e green")
 VERDICT = rf"{_LINK}{{0,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?)\b" \
           rf"|{_LINK}{{1,4}}\s+(?:all\s+|100%\s+|fully\s+|back\s+to\s+)?" \
-          r"(?:passing|green|clean(?:ly)?|" \
+          r"(?:100%(?!\s*(?:of|coverage|covered|cpu|sure))|passing|green|clean(?:ly)?|" \
           r"successful(?:ly)?)\b"
 STATE = r"\s+(?:all\s+|both\s+|now\s+|back\s+to\s+)?(?:passing|green|clean|successful)\b"
 # what may follow a verdict: not an object ("passes artifacts between stages") or a noun it
@@ -141,9 +141,10 @@ RULES: tuple[ClaimRule, ...] = (
               rf"[^.;:,]{{0,40}},\s*))?"
               rf"\b(?:and |all |now |still |also |"
               rf"both |too )*(?:pass(?:es|ed)?|(?:are |is )?passing)\b{NOT_AN_OBJECT}"
-              rf"|\beverything (?:now |still |else )?(?:pass(?:es|ed)|is passing)\b{NOT_AN_OBJECT}"
+              rf"|\beverything (?:now |still |else )?(?:pass(?:es|ed)?|is passing)\b{NOT_AN_OBJECT}"
+              rf"|\b[1-9][\d,]* (?:consecutive |straight )?runs? (?:in a row )?(?:passing|passed|green|clean)\b"
               rf"|\b(?P<n>\d+)\s*/\s*(?P=n) (?:tests? |specs? |jobs? |checks? |suites? |runs? )?"
-              rf"(?:(?:pass(?:ed|ing)?|green|ok)\b|"
+              rf"(?:fully |all )?(?:(?:pass(?:ed|ing)?|green|ok)\b|"
               rf"\u2705|\u2714|\u2713)"
               rf"|\b(?:tests?|specs?|test results?|test suite|suite|verification|testing|ci|checks|"
               rf"status|result|build|{RUNNER})(?:\s+run)?(?:\s+#\d+)?\W{{0,4}}:\W{{0,4}}"
@@ -250,7 +251,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"every one|the rest)(?:\s+(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|"
               rf"ten|eleven|twelve|of them|of these|sets|suites|runs|kinds|groups|halves)"
               rf"(?:\s+of (?:them|these))?)?(?:'s|'re)?\s+"
-              rf"(?:all\s+|now\s+|still\s+|"
+              rf"(?:all\s+|now\s+|still\s+|fully\s+|"
               rf"do\s+|also\s+|both\s+){{0,4}}(?:(?:run|ran)\s+and\s+)?"
               rf"(?:pass(?:es|ed)?|(?:are\s+|is\s+|was\s+|were\s+)?passing|"
               rf"(?:are\s+|is\s+|was\s+|were\s+)?(?:all\s+)?green|"
@@ -272,6 +273,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:yet to see|haven't seen|have not seen|never saw|never seen|didn't see|"
               r"did not see)\s+(?:a single|one|any)\s+(?:test\s+)?failures?\b"
               r"|\b(?:nothing|zero|no) (?:is |was |went |turned )?red\b"
+              r"|\bnone (?:of them )?(?:failing|failed|fail)\b|\b(?:zero|0) regressions?\b"
               r"|\bneither (?:one |run |of them |job )?(?:reported|showed|had|gave) (?:a |any )?"
               r"(?:failures?|errors?)\b"
               r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?)\b"
@@ -320,7 +322,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"passed|passing|"
               r"succeeded|"
               r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
-              r"both times|every time|throughout|cleanly|clean|fine|successfully))*\W*"
+              r"both times|every time|throughout|cleanly|clean|fine|successfully|"
+              r"after (?:the |my |a )?(?:rebase|fix|change|merge|revert|update)))*\W*"
               r"(?=$|[,.;!)])",
               "Ran `go test -race ./...` \u2014 came back clean.",
               "Ran `go test -race ./...` \u2014 it hung on TestWatcher."),
@@ -358,7 +361,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|#\s*pass\s+[1-9]\d*\b[^\n]{0,20}#\s*fail\s+0\b"
               r"|\{ total: (?P<tt>[1-9]\d*), pass: (?P=tt) \}"
               r"|\bpassed: total (?P<sb>[1-9]\d*), failed 0, errors 0, passed (?P=sb)\b"
-              r"|\bran [1-9]\d* tests? in [\d.]+s,? ok\b"
+              r"|\bran [1-9]\d* tests?(?: in [\d.]+s)?,? ok\b"
+              r"|\b[1-9]\d* tests? 0 failures(?: 0 ignored)?\b"
               r"|\bnox > session [\w.-]+ was successful\b"
               r"|\bexecuted (?P<bz>[1-9]\d*) out of (?P=bz) tests?: (?P=bz) tests? pass\b"
               r"|\bpass=(?P<dbt>[1-9]\d*) warn=\d+ error=0 skip=\d+ total=(?P=dbt)\b"

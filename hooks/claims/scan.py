@@ -56,7 +56,7 @@ _NEGATION = re.compile(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet 
                        r"fail(?:s|ed|ing)? to|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
 _CONDITION = re.compile(
     r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
-    r"so that|in order|(?<!yet )to (?:make sure|ensure|check|confirm|verify|see|get|make)|"
+    r"so that|in order|as soon as|(?<!yet )to (?:make sure|ensure|check|confirm|verify|see|get|make)|"
     r"make sure|ensure|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
@@ -74,7 +74,7 @@ _CONDITION = re.compile(
     r"(?:pass(?:ing)?|green)|"
     r"please|let me know)\b", re.IGNORECASE)
 # ("cargo-nextest says: ..." is the runner's own output, not hearsay)
-_REPORTED = re.compile(r"\b(?:(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )(?<!phpunit )"
+_REPORTED = re.compile(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else)'s\s+(?:pr|branch|run|build)|(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )(?<!phpunit )"
                        r"(?<!mocha )(?<!rspec )(?<!cargo )(?<!tox )(?<!nox )(?<!ctest )(?<!bazel )"
                        r"(?<!gradle )(?<!maven )(?<!dotnet )says?|"
                        r"said|claims?|claimed|reports? that|reported that|"
@@ -144,7 +144,7 @@ _UNVERIFIED = re.compile(
     r"\s+(?:yet\s+)?"
     r"(?:been\s+)?(?:run|executed)"
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
-    rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress)"
+    rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress|going)"
     r"|\bran nothing\b|\bnothing (?:actually |really )?(?:ran|was run)\b"
     r"|\bno tests (?:actually )?(?:ran|were run)\b"
     r"|\b(?:need|needs|require|requires)\b[^.;]{0,60}?\b(?:i|we)\s+(?:don't|do not)\s+have\b"
@@ -193,7 +193,7 @@ _TAKEN_BACK = re.compile(r"^\W*(?:except|apart from|other than|save for|bar)\b"
                          r"\bminus\b)", re.IGNORECASE)
 # an instruction or a plan at the start of a clause: "Next: confirm CI is green"
 _IMPERATIVE = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:next(?:\s+up)?\s*:\s*|then\s+)?"
-                         r"(?:confirm|verify|check|ensure|get|"
+                         r"(?:confirm|verify|check|ensure|get(?:ting)?|making|"
                          r"make(?!\s+(?:test|check|verify|ci)\b)|keep)\b", re.IGNORECASE)
 # a failure that is not the present state: "fails without the fix", "fails on main"
 _BEFORE_FIX = re.compile(r"^\s*(?:on main|before|without (?:the|my|this) (?:fix|change|patch)|"
@@ -471,7 +471,8 @@ _TEST_FAILS = re.compile(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|job
                          r"(?:is|are|went|turned) red|"
                          r"broke|crashed|hangs|hung|timed out|times out)\b"
                          r"|\b(?:jobs?|runs?|builds?|pipelines?|workflows?|ci|runners?)\b[^.;:]{0,30}?"
-                         r"\b(?:got |was |were )?(?:cancell?ed|aborted|died)\b", re.IGNORECASE)
+                         r"\b(?:got |was |were )?(?:cancell?ed|aborted|died|dies|crashes|crashed)\b",
+                         re.IGNORECASE)
 # the whole told as not passing, now, or a refusal to call it so: "CI is not green yet",
 # "the suite isn't passing", "Not calling this green until I understand the flake"; what
 # else the paragraph says passed is then a part ("Linux jobs passed")
@@ -725,9 +726,10 @@ _INSTRUCTIONS = re.compile(r"^[ \t]*#{1,6}[ \t]*(?:how to (?:test|verify|check|r
                            re.IGNORECASE | re.MULTILINE)
 
 
-_ASKED_LIST = re.compile(r"^[ \t]*[#*_]*[ \t]*(?:requirements?|acceptance criteria|definition of done|"
-                         r"merge criteria|to-?do|next steps?|remaining|plan)(?: for [^:\n]{0,40})?[*_]*"
-                         r"[ \t]*:[ \t]*[*_]*[ \t]*\n(?:[ \t]*(?:[-*+]|\d+[.)])[^\n]*(?:\n|$))+",
+_ASKED_LIST = re.compile(r"^(?:[^\n]*\b(?:requirements?|acceptance criteria|definition of done|"
+                         r"merge criteria)\b[^\n]*|[ \t]*[#*_]*[ \t]*(?:to-?do|next steps?|remaining|plan)"
+                         r"(?: (?:for|from|in) [^:\n]{0,40})?[*_]*[ \t]*):[ \t]*[*_]*[ \t]*\n"
+                         r"(?:[ \t]*(?:[-*+]|\d+[.)])[^\n]*(?:\n|$))+",
                          re.IGNORECASE | re.MULTILINE)
 
 
@@ -761,7 +763,7 @@ _TYPOS = re.compile(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
                     r"(?P<everything>evrything|everyting|evertyhing|everthing)|"
                     r"(?P<verified>verfied|verifed|verifid)|(?P<pipeline>pipline|pipleine)|"
                     r"(?P<nothing>nothin'?(?=\s))|(?<=\ball )(?P<pass>pas)(?=\s|$|[.,!])|"
-                    r"(?<=\btests )(?P<passes>pas)(?=\s|$|[.,!]))(?!\w)", re.IGNORECASE)
+                    r"(?P<passes>pasess|pases|(?<=\btests )pas(?=\s|$|[.,!])))(?!\w)", re.IGNORECASE)
 
 
 def _typo(match: re.Match[str]) -> str:
@@ -874,7 +876,12 @@ _RETRACTED = re.compile(r"\b(?:scratch (?:that|the above|this)|ignore (?:that|th
                         r"no longer (?:green|passing)|"
                         r"my (?:earlier|last|previous) (?:message|summary|update) was wrong|"
                         r"(?:i'm|i am|we're|we are) not done|not (?:done|ready|finished) yet|"
-                        r"(?:this|it) (?:isn't|is not) ready|no,? wait|actually,? no|"
+                        r"(?:this|it) (?:isn't|is not) ready|no,? wait|wait,? no|actually,? no|"
+                        r"(?:that's|that is|it's) (?:a|just a|only a) guess|no idea (?:how|whether|if)|"
+                        r"(?:hasn't|has not|haven't|have not|wasn't|was not|isn't|is not|aren't|weren't) "
+                        r"(?:been |actually )?(?:exercised|covered)|"
+                        r"(?:doesn't|does not|didn't|did not) (?:cover|exercise) (?:it|that|the (?:new|changed)|"
+                        r"my change|the change|the fix)|(?:doesn't|does not) tell (?:us|me) anything|"
                         r"(?:doesn't|does not|won't|will not|didn't) (?:compile|build)|fails to (?:compile|build)|"
                         r"says nothing about|tells (?:us |me )?nothing|means nothing|"
                         r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works)|"
@@ -887,7 +894,7 @@ _ZERO_TESTS = re.compile(r"\b(?:running|ran|collected|executed) 0 (?:tests?|item
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
 # tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
 _TESTS_FAIL = re.compile(rf"\b(?:tests?|specs?|cases?|suites?|{RUNNER}|{KINDS}\s+(?:jobs?|suites?|runs?)|"
-                         rf"e2e|ci(?:\s+run)?)\b[^.;:]{{0,40}}?\b(?:fail|fails|failed|started failing|"
+                         rf"e2e|ci(?:\s+run)?|matrix)\b[^.;]{{0,40}}?\b(?:fail|fails|failed|started failing|"
                          r"(?:are|is|still) failing|broke|break)\b", re.IGNORECASE)
 # a part of the suite named as its kind: "All the smoke tests passed"
 _A_PART = re.compile(r"\b(?:smoke|sanity)\s+$", re.IGNORECASE)
