@@ -74,7 +74,8 @@ _CONDITION = re.compile(
     r"(?:pass(?:ing)?|green)|"
     r"please|let me know)\b", re.IGNORECASE)
 # ("cargo-nextest says: ..." is the runner's own output, not hearsay)
-_REPORTED = re.compile(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else)'s\s+(?:pr|branch|run|build)|(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )(?<!phpunit )"
+_REPORTED = re.compile(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else)'s\s+(?:pr|branch|run|build)|"
+                       r"^\W*(?:their|the user's|the customer's|his|her)\s+(?=(?:\w+\s+)?(?:tests?|ci|suite|build))|(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )(?<!phpunit )"
                        r"(?<!mocha )(?<!rspec )(?<!cargo )(?<!tox )(?<!nox )(?<!ctest )(?<!bazel )"
                        r"(?<!gradle )(?<!maven )(?<!dotnet )says?|"
                        r"said|claims?|claimed|reports? that|reported that|"
@@ -91,6 +92,7 @@ _REPORTED = re.compile(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else)'s\s
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|"
+                        r"in theory|in principle|on paper|theoretically|"
                         r"on main(?!\s+(?:again|after|now|since|post-merge)\b)|upstream|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
                         r"on (?:his|her|their|your|someone's|[\w-]+'s) "
@@ -146,14 +148,16 @@ _UNVERIFIED = re.compile(
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
     rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress|going)"
     r"|\bran nothing\b|\bnothing (?:actually |really )?(?:ran|was run)\b"
-    r"|\bno tests (?:actually )?(?:ran|were run)\b"
+    r"|\bno (?:\w+ )?tests (?:actually )?(?:ran|were run)\b"
     r"|\b(?:need|needs|require|requires)\b[^.;]{0,60}?\b(?:i|we)\s+(?:don't|do not)\s+have\b"
     r"|(?:don't|do not|didn't|did not)\s+have\s+(?:a |any )?results?\b|(?:can't|cannot) vouch\b"
     r"|\bpartial (?:local )?run\b"
     r"|\b(?:which|that) (?:was|were) (?:just|only)\b|\b(?:i|we) only (?:ran|run|tested|executed)\b"
     r"|\b(?:i|we) (?:ran|run|tested|executed) only\b"
     r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:(?:the )?(?:\w+ )?(?:tests|specs|suite)|"
-    r"them|those|these)\b"
+    r"them|those|these|it|that)\b"
+    r"|\b(?:the )?only (?:test|spec|one) (?:i|we) (?:ran|run|tried)\b|\bnever picked (?:the job|it) up\b"
+    r"|\bonly compiles\b|\bno test (?:step|stage|job)\b"
     r"|\b(?:have|has|did)\W+not\W+(?:run|ran|tested|executed)\b|\bunconfirmed\b"
     r"|(?:haven't|have not|don't|do not) (?:got|have) (?:a|any) (?:\w+ )?runs?\b"
     r"|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) skipped (?:ones )?(?:are|were) "
@@ -210,7 +214,8 @@ _HEARSAY_AFTER = re.compile(r"\b(?:per(?=\s)|according to|going by|judging by|ap
 _INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|reproduce)|"
                           r"steps to (?:reproduce|test|verify)|(?:reviewer )?checklist|"
                           r"testing instructions|expected(?: output| result)?|acceptance criteria|"
-                          r"requirements?|definition of done)(?:\s+for [^:\n]{0,40})?\s*:"
+                          r"requirements?|definition of done|acceptance|plan|next steps?|to-?do)"
+                          r"(?:\s+for [^:\n]{0,40})?\s*:"
                           r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#]|\s+by\b)",
                           re.IGNORECASE)
 # a clause that ends by moving the claim back in time: "passed in the wrong order before"
@@ -248,7 +253,7 @@ _GREEN_OF = re.compile(r"\b(?:ci|tests?|suites?|builds?|pipelines?|checks|jobs?)
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
-_FAILS = re.compile(r"\b(?:fails|failed|fail|failing|errors|errored|broke|crashes|crashed|red|hangs|hung|"
+_FAILS = re.compile(r"\b(?:fails|failed|fail|failing|errors|errored|broke|crashes|crashed|dies|died|red|hangs|hung|"
                     r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
@@ -468,7 +473,7 @@ _TEST_FAILS = re.compile(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|job
                          rf"{RUNNER}|{KINDS}|it|they|\d+|remaining|the rest|others|"
                          rf"one|two|three|four|five|six)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
                          r"(?:is|are|still|started|starts|began) failing|errors? out|errored|"
-                         r"(?:is|are|went|turned) red|"
+                         r"(?:is|are|went|turned|still) red|"
                          r"broke|crashed|hangs|hung|timed out|times out)\b"
                          r"|\b(?:jobs?|runs?|builds?|pipelines?|workflows?|ci|runners?)\b[^.;:]{0,30}?"
                          r"\b(?:got |was |were )?(?:cancell?ed|aborted|died|dies|crashes|crashed)\b",
@@ -726,9 +731,10 @@ _INSTRUCTIONS = re.compile(r"^[ \t]*#{1,6}[ \t]*(?:how to (?:test|verify|check|r
                            re.IGNORECASE | re.MULTILINE)
 
 
-_ASKED_LIST = re.compile(r"^(?:[^\n]*\b(?:requirements?|acceptance criteria|definition of done|"
-                         r"merge criteria)\b[^\n]*|[ \t]*[#*_]*[ \t]*(?:to-?do|next steps?|remaining|plan)"
-                         r"(?: (?:for|from|in) [^:\n]{0,40})?[*_]*[ \t]*):[ \t]*[*_]*[ \t]*\n"
+_ASKED = r"(?:requirements?|acceptance criteria|definition of done|merge criteria)"
+_ASKED_LIST = re.compile(rf"^(?:[ \t]*#{{1,6}}[^\n]*\b{_ASKED}\b[^\n]*\n(?:[ \t]*\n)?"
+                         rf"|(?:[^\n]*\b{_ASKED}\b[^\n]*|[ \t]*[#*_]*[ \t]*(?:to-?do|next steps?|remaining|plan)"
+                         r"(?: (?:for|from|in) [^:\n]{0,40})?[*_]*[ \t]*):[ \t]*[*_]*[ \t]*\n)"
                          r"(?:[ \t]*(?:[-*+]|\d+[.)])[^\n]*(?:\n|$))+",
                          re.IGNORECASE | re.MULTILINE)
 
