@@ -25,7 +25,8 @@ import re
 TESTS = r"(?:(?:unit|integration|e2e|end-to-end|regression|new|existing|remaining|relevant|" \
         r"affected|failing|updated|added|all the|all|the|both|my|our|these|those|your|" \
         r"\d+)\s+){0,3}(?:tests?|specs?|test cases?|checks)"
-PASSED = r"(?:pass(?:es|ed)?|(?:are|is|were|was|now|all|still|\s)*passing|succeed(?:s|ed)?|" \
+# (no quantified run of spaces beside another: a long one must not cost its square)
+PASSED = r"(?:pass(?:es|ed)?|(?:(?:are|is|were|was|now|all|still)\s+)*passing|succeed(?:s|ed)?|" \
        r"went green|(?:are|is|come back|came back|turned|now) green|run clean|ran clean|" \
        r"are ok|are fine|work(?:s|ed)? fine)"
 

@@ -273,16 +273,16 @@ _RUN_FAILED = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|a f
 _PENDING = re.compile(r"[\u23f3\u26a0]|\bnot run\b|(?<!nothing )(?<!no )\bpending\b|\bin progress\b"
                       r"|(?<!\ba )(?<!\bthe )\bqueued\b(?!\s+(?:[\w-]+\s+)?(?:jobs?|tasks?|"
                       r"workers?|messages?|emails?|events?|items?|requests?|retries|webhooks?)\b)"
-                      rf"|^\s*(?:[-*+]\s*)?\[ \][^\n]*\b(?:tests?|specs?|suites?|ci|checks?|lint|"
+                      rf"|^[ \t]*(?:[-*+][ \t]*)?\[ \][^\n]*\b(?:tests?|specs?|suites?|ci|checks?|lint|"
                       rf"types?|typecheck|builds?|{KINDS}|{RUNNER})\b"
-                      r"|\|\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|skipped|todo)\b"
-                      r"|^\W*(?:fail(?:ed|ing|s)?|red|broken)\b"
-                      r"|:\s*(?:\W\s*)?(?:(?!no\b|none\b|zero\b|\d)\w+\s+)?(?:fail(?:ed|ing|s)?|red|"
+                      r"|\|\s*(?:[^\w\s]\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|skipped|todo)\b"
+                      r"|^[^\w\n]*(?:fail(?:ed|ing|s)?|red|broken)\b"
+                      r"|:\s*(?:[^\w\s]\s*)?(?:(?!no\b|none\b|zero\b|\d)\w+\s+)?(?:fail(?:ed|ing|s)?|red|"
                       r"errors?|errored|broken|skipped)\b"
-                      r"|^[ \t]*(?:[-*+][ \t]*)?\w[\w./-]*[ \t]{2,}[-\u2013\u2014\s(]*"
+                      r"|^[ \t]*(?:[-*+][ \t]*)?\w[\w./-]*[ \t]{2,}(?:[-\u2013\u2014(][-\u2013\u2014\s(]*)?"
                       r"(?:skipped|not run|n/a|todo|fail(?:ed|ing|s)?|red|broken|still flaky)\b"
                       r"|\bstill flaky\b"
-                      r"|\s[-\u2013\u2014]\s*(?:\W\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|"
+                      r"|\s[-\u2013\u2014]\s*(?:[^\w\s]\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|"
                       r"skipped|not run)\b(?!:?\s*0\b)",
                       re.IGNORECASE | re.MULTILINE)
 # a count told as the state before: "(was 6 failing, now 0)", "from 3 failed to 0"
@@ -298,7 +298,7 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:[ \t][^\s:]+){0,3}
                    r"|\w[\w./-]*[ \t]{2,}\S)",
                    re.MULTILINE)
 _RUNNER_CODE = re.compile(RUNNER, re.IGNORECASE)
-_QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+_QUOTE_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 # "green-lit", "green-field": another word
 _GREEN_WORD = re.compile(r"green-(?=\w)", re.IGNORECASE)
 # what output lines do not read: text in quotation marks, inline code other than a runner's
@@ -311,7 +311,7 @@ _SOURCE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[ \t]*(?!(?:text|txt|console|shel
                            r"[^\n]*\n.*?(?:^[ \t]*(?:```|~~~)[ \t]*$|\Z)",
                            re.DOTALL | re.MULTILINE)
 # an unticked box claims nothing: "- [ ] Tests pass" in a template is a to-do
-_UNTICKED = re.compile(r"^\s*(?:[-*+]\s*)?\[ \].*$|\[ \][^\[\n,;]*", re.MULTILINE)
+_UNTICKED = re.compile(r"^[ \t]*(?:[-*+][ \t]*)?\[ \].*$|\[ \][^\[\n,;]*", re.MULTILINE)
 # how far back a negation reaches: not past a colon or an "and" ("Not much to say: the tests
 # pass", "the repro no longer crashes and the tests pass")
 _SCOPE = re.compile(r":\s|\band\s|[.!?]\s")  # nor past a sentence on an output line
