@@ -893,7 +893,7 @@ _RETRACTED = re.compile(r"\b(?:scratch (?:that|the above|this)|ignore (?:that|th
                         r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works)|"
                         r"(?:(?<=n)'t|not) count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass(?:ing)?|green)|"
                         r"(?:before|until) (?:i|we) (?:call|count|declare) (?:it|this))\b", re.IGNORECASE)
-# a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no test files]"
+# a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no tests to run]"
 _ZERO_TESTS = re.compile(r"\b(?:running|ran|collected|executed) 0 (?:tests?|items)\b"
                          r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
