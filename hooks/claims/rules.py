@@ -47,7 +47,7 @@ NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|" \
 RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bunx|pnpm exec) )?" \
          r"(?:pytest|py\.test|jest|vitest|mocha|rspec|phpunit|playwright(?: test)?|" \
          r"cypress(?: run)?|tox|nox|go test|cargo test|cargo nextest run|" \
-         r"(?:npm|yarn|pnpm|bun) (?:run )?test(?::[\w-]+)?|" \
+         r"(?:npm|yarn|pnpm|bun)(?: -[\w-]+)* (?:run )?test(?::[\w-]+)?|" \
          r"(?:npm|yarn|pnpm) (?:run )?vitest|make (?:test|check|verify|ci)|" \
          r"python3? -m (?:pytest|unittest)|python3? manage\.py test|dotnet test|" \
          r"(?:mvn|\.?/?mvnw) (?:test|verify|install|package)|" \
@@ -161,6 +161,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"|^\W*(?:passing|passed|green|all green|all passing)(?:\s+now)?\s*:\s*(?:all\s+)?"
               rf"(?:\d+\s+|[a-z]+-?[a-z]*\s+)?(?:tests|specs|checks)\b"
               rf"|\bas (?:does|do) (?:every|all the|all|the) (?:other |rest of the )?(?:tests?|specs?)\b"
+              rf"|\bthe (?:existing|other|remaining|old) (?:\d+|ones)\s+(?:still\s+|all\s+)*pass(?:es|ed)?\b"
               rf"|\b(?:went through|passed|succeeded|is green|came back clean)\b[^.;]{{0,40}}?"
               rf"\bso did (?:the |all (?:the )?)?(?:\w+ )?(?:tests|specs|suite|ci|checks)\b"
               rf"|\b(?P<r>\d+) runs, (?P=r) (?:clean )?pass(?:es)?\b"
@@ -177,7 +178,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"vitest|mocha|rspec|tox|nox|cargo test|go test|npm test|the test run|{RUNNER})\s+"
               r"(?:is|are|was|were|stays?|looks?|now|still)\s+(?:all\s+|fully\s+|still\s+)?"
               r"green\b"
-              r"|\bgreen across the board\b|\ball green\b"
+              r"|\bgreen across the (?:board|matrix|pipeline)\b|\ball green\b"
               r"|\bgreen (?:build|run|pipeline|ci|suite|test run)\b"
               r"|\b(?:tests?|suite|ci|build) green\b",
               "The suite is green again after the migration fix.",
@@ -217,12 +218,13 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?!\s+(?:[\w']+\s+)?(?:customer|user|email|address|account|dns|records?|cert\w*|"
               r"invoice|payment|identity|credentials?|signatures?|checksums?|hash(?:es)?|tickets?|"
               r"spelling|translations?|links?|urls?|licen[cs]e|numbers|figures|totals?|dates?|"
-              r"timestamps?|ownership|permissions|phone|domain|headers?|names?|fields?)s?\b)"
+              r"timestamps?|ownership|permissions|phone|domain|headers?|names?|fields?|contrast|ratios?)s?\b)"
               r"(?![^.;]{0,40}\bwith (?:the )?[\w-]+ team\b)"
               r"|\b(?:verified|confirmed|validated) (?:that )?(?:it works|it passes|everything|"
               r"the fix|the change|the changes|the behaviou?r|the tests|the suite)\b"
               r"|^\W*(?:i\s+|have\s+|i've\s+)*(?:verified|confirmed)\W*$"
-              r"|^\W*(?:verified|confirmed)\s*(?:\u2705|\u2714|\u2713|:)"
+              r"|^\W*(?:verified|confirmed)\s*(?:\u2705|\u2714|\u2713|:)(?![^.\n]*\b(?:customer|user|client|reporter|"
+              r"they|he|she) (?:confirmed|said|says|reported|verified)\b)"
               r"|\beverything (?:has been |was |is |got )?(?:verified|confirmed)\b"
               r"|\bpassed (?P<all>\d+) (?:of|out of) (?P=all)\b"
               r"|\b(?P<whole>\d+) (?:of|out of|/) (?P=whole) (?:\w+ ){0,2}(?:successful|succeeded|"
@@ -233,7 +235,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:verified|validated)\s+(?:on|in|against|locally|end to end|end-to-end)\b"
               r"(?!\s+(?:every|each|all)\b)"
               r"|\bsuccessfully ran (?:all )?(?:the )?(?:\d+ )?(?:tests|specs|test suite|suite)\b"
-              r"|\b(?:verified|confirmed) (?:it |this |the fix )?by running (?:the )?(?:full |whole |"
+              r"|\b(?:verified|confirmed) (?:it |this |the fix |working )?by running (?:the )?(?:full |whole |"
               r"entire )?(?:test suite|suite|tests|specs)\b"
               r"|\b(?:confirmed|verified) (?:it(?:'s| is) )?green\b"
               r"|^\W*(?:(?:done|fixed|implemented|built|added|pushed|tested)\W+(?:and\s+)?)+"
@@ -248,7 +250,7 @@ RULES: tuple[ClaimRule, ...] = (
               "Verified locally with the staging config.",
               "Could you verify this against the staging config?"),
     ClaimRule("CLM007", "says they pass, of the tests",
-              rf"\b(?:they|it|all|all of them|each of them|both|both of them|them all|each one|"
+              rf"\b(?:they|it|the run|the rerun|all|all of them|each of them|both|both of them|them all|each one|"
               rf"every one|the rest)(?:\s+(?:\d[\d,]*|two|three|four|five|six|seven|eight|nine|"
               rf"ten|eleven|twelve|of them|of these|sets|suites|runs|kinds|groups|halves)"
               rf"(?:\s+of (?:them|these))?)?(?:'s|'re)?\s+"
@@ -258,7 +260,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:are\s+|is\s+|was\s+|were\s+)?(?:all\s+)?green|"
               rf"succeed(?:s|ed)?|went green|(?:came|come|comes) (?:back|through) clean|ran clean|"
               rf"(?:came|come|comes) back (?:fully |all )?green|"
-              rf"(?:are\s+|is\s+)?(?:all\s+)?clean)\b{NOT_AN_OBJECT}",
+              rf"(?:are\s+|is\s+)?(?:all\s+|fully\s+)?clean)\b{NOT_AN_OBJECT}",
               "I fixed the two specs. Both pass now.",
               "I fixed the two specs. Both fail on CI.",
               needs_context=True),

@@ -66,7 +66,7 @@ _CONDITION = re.compile(
     r"presumably|supposedly|apparently|reportedly|allegedly|in theory|in principle|"
     r"theoretically|on paper|ideally|"
     r"will (?:confirm|verify|check|run|test|see)|"
-    r"check (?:that|whether)|(?<!continue )(?<!continues )(?<!ought )to pass|"
+    r"check (?:that|whether)|(?<!continue )(?<!continues )(?<!ought )(?<!going )to pass|"
     r"next step|to-?do(?!\s+(?:pasa|está|esta|en verde|bien)\b)|plan(?:s|ned)? to|"
     r"i'll|i will|we'll|we will|i'm going to|gonna|work(?:ing)? on (?:getting|making)|"
     r"remaining\s*:|left to do|still to do|outstanding\s*:|"
@@ -88,7 +88,7 @@ _REPORTED = re.compile(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else)'s\s
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
                        r"before (?:my|the|this|that|i|we)\b|yesterday|earlier today|"
-                       r"last (?:week|time|run)|on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
+                       r"(?<!one )last (?:week|time|run)|on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|"
@@ -101,7 +101,7 @@ _QUALIFIED = re.compile(r"^\W*(?:before|yesterday|last|earlier|previously|only|"
                         r"apart from|other than|save for|if|unless|"
                         r"when(?!\s+(?:i|we)\s+(?:ran|re-?ran|tried|tested|executed|checked)\b)|"
                         r"whenever|"
-                        r"as soon as|on (?:the )?(?:previous|last|old|earlier|prior)|"
+                        r"as soon as|on (?:the )?(?:previous|old|earlier|prior)|"
                         r"(?:on|in|against|for|with) (?:the |a )?(?:wrong|different)|"
                         r"faster|slower|quicker|more (?:often|reliably|quickly)|"
                         r"(?:that's|that is|which is|and that's) (?:all|it)\b(?! good)|"
@@ -156,7 +156,9 @@ _UNVERIFIED = re.compile(
     r"|\b(?:i|we) (?:ran|run|tested|executed) only\b"
     r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:(?:the )?(?:\w+ )?(?:tests|specs|suite)|"
     r"them|those|these|it|that)\b"
-    r"|\b(?:the )?only (?:test|spec|one) (?:i|we) (?:ran|run|tried)\b|\bnever picked (?:the job|it) up\b"
+    r"|\b(?:the )?only (?:test|spec|one|package|crate|module|file|suite|workspace) (?:i|we) "
+    r"(?:ran|run|tried)\b|\bnever picked (?:the job|it) up\b"
+    r"|(?:don't|do not|didn't|did not) have (?:a |an |the )?[\w -]{0,30}(?:machine|box|runner|environment|access)\b"
     r"|\bonly compiles\b|\bno test (?:step|stage|job)\b"
     r"|\b(?:have|has|did)\W+not\W+(?:run|ran|tested|executed)\b|\bunconfirmed\b"
     r"|(?:haven't|have not|don't|do not) (?:got|have) (?:a|any) (?:\w+ )?runs?\b"
@@ -214,6 +216,7 @@ _HEARSAY_AFTER = re.compile(r"\b(?:per(?=\s)|according to|going by|judging by|ap
 _INSTRUCTION = re.compile(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|reproduce)|"
                           r"steps to (?:reproduce|test|verify)|(?:reviewer )?checklist|"
                           r"testing instructions|expected(?: output| result)?|acceptance criteria|"
+                          r"(?:acceptance|merge|review) checklist|"
                           r"requirements?|definition of done|acceptance|plan|next steps?|to-?do)"
                           r"(?:\s+for [^:\n]{0,40})?\s*:"
                           r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#]|\s+by\b)",
@@ -226,7 +229,8 @@ _ENDS_EARLIER = re.compile(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$
 _LEAD_IN_WHEN = re.compile(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|"
                            r"e\.g\.|(?<!as )expected|should|would|yesterday|"
                            r"last (?:week|time|run)|issue|ticket|their|bug reports?|"
-                           r"link(?:s|ed|ing)?|client|cliente|kunde)\b", re.IGNORECASE)
+                           r"link(?:s|ed|ing)?)\b", re.IGNORECASE)
+_LEAD_IN_COLON = re.compile(r"\b(?:client|cliente|kunde)\b", re.IGNORECASE)
 _LEAD_IN = re.compile(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:log|output|report)s?)|"
                       r"reporter|reported|user's|their (?:log|output|run|ci|build)s?|"
                       r"attached|customer'?s?|someone(?:'s| else's)?|linked|not mine|"
@@ -253,7 +257,7 @@ _GREEN_OF = re.compile(r"\b(?:ci|tests?|suites?|builds?|pipelines?|checks|jobs?)
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = re.compile(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
-_FAILS = re.compile(r"\b(?:fails|failed|fail|failing|errors|errored|broke|crashes|crashed|dies|died|red|hangs|hung|"
+_FAILS = re.compile(r"\b(?:fails|failed|fail|failing|failures|errors|errored|broke|crashes|crashed|dies|died|red|hangs|hung|"
                     r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
@@ -262,6 +266,7 @@ _DENIED = re.compile(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+
 # what a test run's own output says when something failed, anywhere in the block it is in
 _RUN_FAILED = re.compile(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|a few|several|"
                          r"a couple of)\s+(?:new\s+|more\s+)?failures\b"
+                         r"|\b[1-9]\d*-odd (?:failures|failing|failed)\b"
                          r"|(?<!#)\b[1-9]\d{0,2}(?:,\d{3})*\d*\s+(?:failed|failures?|failing|fails?|"
                          r"errors?|flaky|flakes?|flaked|timed out|timeouts?)\b"
                          r"(?!\s+(?:tests?|specs?|cases?|ones?)\b)"
@@ -514,7 +519,7 @@ _NOT_FIXED = re.compile(
     r"|\bstill (?:open|unresolved|investigating|debugging|digging|looking into)\b",
     re.IGNORECASE)
 # a failure told as settled: fixed since, or before a rerun
-_SETTLED = re.compile(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|addressed|"
+_SETTLED = re.compile(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|addressed|reproduc\w+|"
                       r"re-?ran|rerun|re-?tried|retried|on retry|at first|first (?:push|run|try|"
                       r"attempt|time))\b", re.IGNORECASE)
 
@@ -766,10 +771,10 @@ _TYPOS = re.compile(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
                     r"(?P<passing>pas+ing|pasing|pas+in(?=\s|$|[.,!'])|pas+in')|"
                     r"(?P<succeeded>suc+e+ded|succeedd)|(?P<successful>suc+es+ful+)|"
                     r"(?P<tests>tets|tsets|tesst|testss|tsts)|(?P<green>gre{3,}n|gren)|"
-                    r"(?P<everything>evrything|everyting|evertyhing|everthing)|"
+                    r"(?P<everything>evrything|everyting|evertyhing|everthing)|(?P<every>evry|evrey)|"
                     r"(?P<verified>verfied|verifed|verifid)|(?P<pipeline>pipline|pipleine)|"
                     r"(?P<nothing>nothin'?(?=\s))|(?<=\ball )(?P<pass>pas)(?=\s|$|[.,!])|"
-                    r"(?P<passes>pasess|pases|(?<=\btests )pas(?=\s|$|[.,!])))(?!\w)", re.IGNORECASE)
+                    r"(?P<passes>pasess|passess|pases|(?<=\btests )pas(?=\s|$|[.,!])))(?!\w)", re.IGNORECASE)
 
 
 def _typo(match: re.Match[str]) -> str:
@@ -885,7 +890,10 @@ _RETRACTED = re.compile(r"\b(?:scratch (?:that|the above|this)|ignore (?:that|th
                         r"(?:this|it) (?:isn't|is not) ready|no,? wait|wait,? no|actually,? no|"
                         r"(?:that's|that is|it's) (?:a|just a|only a) guess|no idea (?:how|whether|if)|"
                         r"(?:hasn't|has not|haven't|have not|wasn't|was not|isn't|is not|aren't|weren't) "
-                        r"(?:been |actually )?(?:exercised|covered)|"
+                        r"(?:actually )?(?:been )?(?:actually )?(?:exercised|covered)|"
+                        r"comment(?:ed)? out the\s+(?:\S+\s+)?(?:step|stage|job)\b|"
+                        r"(?:this|that) is (?:the )?(?:output|log) (?:the|a|our) (?:customer|user|reporter|client)|"
+                        r"(?:don't|do not) (?:compile|build)|"
                         r"(?:doesn't|does not|didn't|did not) (?:cover|exercise) (?:it|that|the (?:new|changed)|"
                         r"my change|the change|the fix)|(?:doesn't|does not) tell (?:us|me) anything|"
                         r"(?:doesn't|does not|won't|will not|didn't) (?:compile|build)|fails to (?:compile|build)|"
@@ -896,6 +904,7 @@ _RETRACTED = re.compile(r"\b(?:scratch (?:that|the above|this)|ignore (?:that|th
 # a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no tests to run]"
 _ZERO_TESTS = re.compile(r"\b(?:running|ran|collected|executed) 0 (?:tests?|items)\b"
                          r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b"
+                         r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
 # tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
@@ -905,7 +914,7 @@ _TESTS_FAIL = re.compile(rf"\b(?:tests?|specs?|cases?|suites?|{RUNNER}|{KINDS}\s
 # a part of the suite named as its kind: "All the smoke tests passed"
 _A_PART = re.compile(r"\b(?:smoke|sanity)\s+$", re.IGNORECASE)
 # what an admission must be about to take back a claim: the tests, CI, a run of them
-_OF_THE_TESTS = re.compile(rf"{TEST_CONTEXT.pattern}|\b(?:them|it|anything|everything|the rest|results?|runs?|"
+_OF_THE_TESTS = re.compile(rf"{TEST_CONTEXT.pattern}|\b(?:them|it|anything|everything|the rest|results?|runs?|runners?|"
                            rf"{KINDS}\s+(?:tests?|specs?|suites?|jobs?)|e2e|workspaces?|packages?|"
                            r"crates?|targets?|"
                            r"envs?|platforms?|of the (?:\d+|two|three|four|five|six|seven|eight|"
@@ -985,6 +994,7 @@ def _introduced_as_other(fences: list[tuple[int, int, str, bool]], starts: list[
     if fenced:
         _start, _end, lead_in, leads_in = fences[i]
         return bool(_LEAD_IN.search(lead_in) or (leads_in and _LEAD_IN_WHEN.search(lead_in))
+                    or (lead_in.rstrip().endswith(":") and _LEAD_IN_COLON.search(lead_in))
                     or (failing and _DISCUSSED.search(lead_in)))
     return failing and _DISCUSSED.search(line) is not None
 
