@@ -47,6 +47,20 @@ def test_precision_and_recall_on_the_labelled_corpus(split: str) -> None:
     assert recall >= least_r, f"{split}: recall {recall:.3f}"
 
 
+def test_every_labelled_claim_names_a_word_the_prefilter_lets_through() -> None:
+    """find_claims returns at once, compiling nothing, for a message with none of the words
+    any rule reads ("Done."): no claim of the corpus or of a rule's example may be one."""
+    from hooks.claims.scan import _MAY_CLAIM
+    from hooks.claims.scan import as_read
+
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    claims = [r["text"] for r in rows if r["claim"]] + [r.claim for r in RULES]
+    assert len(claims) > 1900
+    assert [t for t in claims if not _MAY_CLAIM.search(as_read(t))] == []
+    assert find_claims("Done.") == []
+    assert find_claims("Done. I updated the README.") == []
+
+
 @pytest.mark.parametrize("text", [
     "If the tests pass, merge it.", "The tests did not pass.", "Do the tests pass?",
     'The user wrote "all tests pass" but CI is red.', "> All tests pass",
