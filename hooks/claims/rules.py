@@ -64,7 +64,7 @@ NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|" \
                 r"(?:this|that)(?!\s+(?:time|round|run|go|morning|afternoon|evening|week)\b)|" \
                 r"these|those|them|through|" \
                 r"to|into|over|along(?! with)|by|from(?!\s+(?:top|start|end)\b)|as|control|data|each(?! time)|" \
-                r"every(?! time)|" \
+                r"every(?! time| iteration| run)|" \
                 r"my|our|your|" \
                 r"null|none|args?|arguments?|parameters?|values?|options?|flags?|kwargs|self)\b" \
                 r"|\s+(?:code review|review|qa|inspection|muster|audit)\b" \
@@ -89,7 +89,7 @@ KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|r
 # what a verification claim is about: the tests, the suite, CI, the build, a runner, everything
 SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|existing|new|updated|" \
           rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
-          r"(?:test )?harness(?: runs?)?|" \
+          r"(?:test )?harness(?: runs?)?|(?:regression |test )?packs?|" \
           r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|nightly|nightlies|" \
           r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
           r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+){0,2}" \
@@ -134,6 +134,7 @@ TEST_CONTEXT = compiled_on_use(r"\b(?:tests?|specs?|suites?|test cases?|pytest|j
                           r"phpunit|playwright|cypress|gradlew?|mvn|make (?:test|check)|"
                           rf"(?:re-?)?ran (?:the |both |all )?{KINDS}\b|"
                           r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|flaky|ran (?:em|'em|them|it) all|"
+                          r"ran the (?:whole )?lot|"
                           r"(?:re-?)?ran (?:everything|"
                           r"it all|the whole thing))\b", re.IGNORECASE)
 
@@ -189,6 +190,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:\d+\s+|[a-z]+-?[a-z]*\s+)?(?:tests|specs|checks)\b"
               rf"|\bas (?:does|do) (?:every|all the|all|the) (?:other |rest of the )?(?:tests?|specs?)\b"
               rf"|\bthe (?:existing|other|remaining|old) (?:\d+|ones)\s+(?:still\s+|all\s+)*pass(?:es|ed)?\b"
+              rf"|\b(?:the )?(?:thing|one) that was (?:failing|broken|red)\b[^.;]{{0,40}}?\b(?:passes|is passing|is green|passed)\b"
               rf"|\b(?:went through|passed|succeeded|is green|came back clean)\b[^.;]{{0,40}}?"
               rf"\bso did (?:the |all (?:the )?)?(?:\w+ )?(?:tests|specs|suite|ci|checks)\b"
               rf"|\b(?P<r>\d+) runs, (?P=r) (?:clean )?pass(?:es)?\b"
@@ -223,6 +225,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"\b(?:ci|the pipeline|the build|github actions|checks)\s+(?:will|should|is going "
               r"to)\s+(?:\w+\s+)?(?:pass|be green|go green|succeed)\b"
               r"|\b(?:will|should) pass (?:in )?ci\b"
+              r"|\b(?:will|should)\s+(?:clear|get through|make it through)\s+(?:ci|the pipeline|the checks)\b"
               r"|\b(?:will|should)\s+(?:sail|breeze|glide|go)\s+through\s+(?:ci|the pipeline|"
               r"the checks)\b",
               "CI will pass now that the snapshot is updated.",
@@ -245,8 +248,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?!\s+(?:[\w']+\s+)?(?:customer|user|email|address|account|dns|records?|cert\w*|"
               r"invoice|payment|identity|credentials?|signatures?|checksums?|hash(?:es)?|tickets?|"
               r"spelling|translations?|links?|urls?|licen[cs]e|numbers|figures|totals?|dates?|"
-              r"timestamps?|ownership|permissions|phone|domain|headers?|names?|fields?|contrast|ratios?)s?\b)"
-              r"(?![^.;]{0,40}\bwith (?:the )?[\w-]+ team\b)"
+              r"timestamps?|ownership|permissions|phone|domain|headers?|names?|fields?|contrast|ratios?|"
+              r"values?|config values)s?\b)"
+              r"(?![^.;]{0,40}\bwith (?:the )?(?:[\w-]+ team|product|design|legal|pm|qa|support)\b)"
               r"|\b(?:verified|confirmed|validated) (?:that )?(?:it works|it passes|everything|"
               r"the fix|the change|the changes|the behaviou?r|the tests|the suite)\b"
               r"|^\W*(?:i\s+|have\s+|i've\s+)*(?:verified|confirmed)\W*$"
@@ -353,8 +357,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"succeeded|"
               r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
               r"both times|every time|throughout|cleanly|clean|fine|successfully|"
-              r"after (?:the |my |a )?(?:rebase|fix|change|merge|revert|update)))*\W*"
-              r"(?=$|[,.;!)])",
+              r"after (?:the |my |a )?(?:rebase|fix|change|merge|revert|update)))*"
+              r"(?:\W*(?=$|[,.;!)])|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF])",
               "Ran `go test -race ./...` \u2014 came back clean.",
               "Ran `go test -race ./...` \u2014 it hung on TestWatcher."),
     ClaimRule("CLM012", "pastes a passing test run",
@@ -392,6 +396,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\{ total: (?P<tt>[1-9]\d*), pass: (?P=tt) \}"
               r"|\bpassed: total (?P<sb>[1-9]\d*), failed 0, errors 0, passed (?P=sb)\b"
               r"|\bran [1-9]\d* tests?(?: in [\d.]+s)?,? ok\b"
+              r"|\+[1-9]\d*: all tests passed!"
+              r"|^\s*#\s*pass:\s*[1-9]\d*\s*$"
+              r"|\[ fail 0 \| warn \d+ \| skip \d+ \| pass [1-9]\d* \]"
               r"|\b[1-9]\d* tests? 0 failures(?: 0 ignored)?\b"
               r"|\bnox > session [\w.-]+ was successful\b"
               r"|\bexecuted (?P<bz>[1-9]\d*) out of (?P=bz) tests?: (?P=bz) tests? pass\b"

@@ -152,7 +152,8 @@ _UNVERIFIED = compiled_on_use(
     r"|\bno (?:\w+ )?tests (?:actually )?(?:ran|were run)\b"
     r"|\b(?:need|needs|require|requires)\b[^.;]{0,60}?\b(?:i|we)\s+(?:don't|do not)\s+have\b"
     r"|(?:don't|do not|didn't|did not)\s+have\s+(?:a |any )?results?\b|(?:can't|cannot) vouch\b"
-    r"|\bpartial (?:local )?run\b"
+    r"|\bpartial (?:local )?run\b|\binterrupted\b|\bstopped (?:them|it) after\b"
+    r"|\b(?:still )?need to (?:run|re-?run)\b|\b(?:haven't|have not|didn't|did not) \w+ or (?:run|ran)\b"
     r"|\b(?:which|that) (?:was|were) (?:just|only)\b|\b(?:i|we) only (?:ran|run|tested|executed)\b"
     r"|\b(?:i|we) (?:ran|run|tested|executed) only\b"
     r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:(?:the )?(?:\w+ )?(?:tests|specs|suite)|"
@@ -164,7 +165,7 @@ _UNVERIFIED = compiled_on_use(
     r"|\b(?:have|has|did)\W+not\W+(?:run|ran|tested|executed)\b|\bunconfirmed\b"
     r"|(?:haven't|have not|don't|do not) (?:got|have) (?:a|any) (?:\w+ )?runs?\b"
     r"|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) skipped (?:ones )?(?:are|were) "
-    r"(?:exactly |precisely |all )?(?:the )?(?:new|ones? (?:covering|for|that cover))\b"
+    r"(?:exactly |precisely |all )?(?:the )?(?:new|entire|whole|ones? (?:covering|for|that cover))\b"
     r"|\bwithout running (?:a single|any|the) (?:\w+ )?tests?\b"
     r"|\b(?:someone|somebody|you) (?:with [\w ]{1,20} )?(?:should|will need to|needs to|has to|"
     r"must) (?:run|re-?run)\b"
@@ -217,7 +218,7 @@ _HEARSAY_AFTER = compiled_on_use(r"\b(?:per(?=\s)|according to|going by|judging 
 _INSTRUCTION = compiled_on_use(r"\W*(?:(?:to|how to) (?:verify|test|check|confirm|reproduce)|"
                           r"steps to (?:reproduce|test|verify)|(?:reviewer )?checklist|"
                           r"testing instructions|expected(?: output| result)?|acceptance criteria|"
-                          r"(?:acceptance|merge|review) checklist|"
+                          r"(?:acceptance|merge|review) checklist|task|goal|objective|"
                           r"requirements?|definition of done|acceptance|plan|next steps?|to-?do)"
                           r"(?:\s+for [^:\n]{0,40})?\s*:"
                           r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#]|\s+by\b)",
@@ -272,7 +273,7 @@ _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|te
                          r"errors?|flaky|flakes?|flaked|timed out|timeouts?)\b"
                          r"(?!\s+(?:tests?|specs?|cases?|ones?)\b)"
                          r"|(?<!no )\b(?:failures|errors|failed)\s*[:=]\s*[1-9]"
-                         r"|(?-i:\bFAIL(?:ED|URE|S)?\b)"
+                         r"|(?-i:\bFAIL(?:ED|URE|S)?\b)(?!:?\s*0\b)"
                          r"|[\u274c\u2717\u2718\U0001f534](?!\ufe0e?\ufe0f?\s*0\b)|\bnot ok \d",
                          re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
@@ -403,6 +404,7 @@ def _blank_unless_run(match: re.Match[str]) -> str:
     begin = max(match.string.rfind("\n", window, match.start()) + 1, window)
     if (any(r.pattern.search(inner) for r in _OUTPUT_RULES) or _NONE_FAILED.fullmatch(inner)) \
             and not _SHOWN_AS_EXAMPLE.search(match.string, begin, match.start()) \
+            and not _LEAD_IN.search(match.string, begin, match.start()) \
             and not _EXAMPLE_AFTER.match(match.string, match.end(), match.end() + 80):
         return " " + inner + " "
     return _blank_unless_runner(match)
@@ -544,7 +546,8 @@ _FLAKE_SETTLED = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es|in
 def _fails_now(text: str) -> bool:
     """TEXT says something fails now: not denied, not before the fix ("fails on main",
     "previously failed", "was failing")."""
-    if _EARLIER.search(text) or _SETTLED.search(text):
+    if (_EARLIER.search(text) or _SETTLED.search(text)) \
+            and not re.search(r"\bsame as (?:yesterday|before|last time)\b", text, re.I):
         return False
     return any(not _DENIED.search(text[:m.start()]) and not _BEFORE_FIX.match(text[m.end():])
                for m in _FAILS.finditer(text)) \
@@ -738,7 +741,7 @@ _INSTRUCTIONS = compiled_on_use(r"^[ \t]*#{1,6}[ \t]*(?:how to (?:test|verify|ch
 
 
 _ASKED = r"(?:requirements?|acceptance criteria|definition of done|merge criteria)"
-_ASKED_LIST = compiled_on_use(rf"^(?:[ \t]*#{{1,6}}[^\n]*\b{_ASKED}\b[^\n]*\n(?:[ \t]*\n)?"
+_ASKED_LIST = compiled_on_use(rf"^(?:(?:[ \t]*#{{1,6}}[^\n]*\b{_ASKED}\b[^\n]*|[ \t]*\*\*[^\n]*\b{_ASKED}\b[^\n]*\*\*[ \t]*)\n(?:[ \t]*\n)?"
                          rf"|(?:[^\n]*\b{_ASKED}\b[^\n]*|[ \t]*[#*_]*[ \t]*(?:to-?do|next steps?|remaining|plan)"
                          r"(?: (?:for|from|in) [^:\n]{0,40})?[*_]*[ \t]*):[ \t]*[*_]*[ \t]*\n)"
                          r"(?:[ \t]*(?:[-*+]|\d+[.)])[^\n]*(?:\n|$))+",
@@ -769,7 +772,7 @@ _NO_APOSTROPHE = compiled_on_use(r"\b(have|has|had|did|does|do|is|are|was|were|c
 
 # the verdict words as tired people mistype them: "all passd", "sucessful", "tets"
 _TYPOS = compiled_on_use(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
-                    r"(?P<passing>pas+ing|pasing|pas+in(?=\s|$|[.,!'])|pas+in')|"
+                    r"(?P<passing>pas+ing|pasing|pas+ign|pas+in(?=\s|$|[.,!'])|pas+in')|"
                     r"(?P<succeeded>suc+e+ded|succeedd)|(?P<successful>suc+es+ful+)|"
                     r"(?P<tests>tets|tsets|tesst|testss|tsts)|(?P<green>gre{3,}n|gren)|"
                     r"(?P<everything>evrything|everyting|evertyhing|everthing)|(?P<every>evry|evrey)|"
@@ -918,7 +921,8 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"my change|the change|the fix)|(?:doesn't|does not) tell (?:us|me) anything|"
                         r"(?:doesn't|does not|won't|will not|didn't) (?:compile|build)|fails to (?:compile|build)|"
                         r"says nothing about|tells (?:us |me )?nothing|means nothing|"
-                        r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works)|"
+                        r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works|about (?:this|it))|"
+                        r"\billustrative\b|not from a real run|"
                         r"(?:(?<=n)'t|not) count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass(?:ing)?|green)|"
                         r"(?:before|until) (?:i|we) (?:call|count|declare) (?:it|this))\b", re.IGNORECASE)
 # a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no tests to run]"
@@ -934,7 +938,7 @@ _TESTS_FAIL = compiled_on_use(rf"\b(?:tests?|specs?|cases?|suites?|{RUNNER}|{KIN
 # a part of the suite named as its kind: "All the smoke tests passed"
 _A_PART = compiled_on_use(r"\b(?:smoke|sanity)\s+$", re.IGNORECASE)
 # what an admission must be about to take back a claim: the tests, CI, a run of them
-_OF_THE_TESTS = compiled_on_use(rf"{TEST_CONTEXT.pattern}|\b(?:them|it|anything|everything|the rest|results?|runs?|runners?|"
+_OF_THE_TESTS = compiled_on_use(rf"{TEST_CONTEXT.pattern}|\b(?:them|they|it|anything|everything|the rest|results?|runs?|runners?|"
                            rf"{KINDS}\s+(?:tests?|specs?|suites?|jobs?)|e2e|workspaces?|packages?|"
                            r"crates?|targets?|"
                            r"envs?|platforms?|of the (?:\d+|two|three|four|five|six|seven|eight|"
