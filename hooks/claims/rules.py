@@ -125,6 +125,8 @@ VERDICT_END = r"(?=\s*(?:$|[^\w\s]|\d|(?:on|in|for|with|locally|now|again|too|al
               r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|" \
               r"(?:the |my |this )?(?:first|second|third|last) time|" \
               r"(?:un|ex|re)?[a-z]+ly)\b))"
+# where a verdict said of the run just described ends: at the clause's end, or at an emoji
+CLAUSE_END = r"(?:\W*(?=$|[,.;!)])|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF])"
 SOFT_VERDICT = r"(?:'s|'re|\s+(?:is|are|was|were|looks?|seems?|came back|comes? back))\s+" \
                r"(?:all\s+|now\s+)?(?:happy|ok|fine|good)\b(?!\s+to\b)"
 # what names the tests, for a pronoun claim to be about them
@@ -358,7 +360,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
               r"both times|every time|throughout|cleanly|clean|fine|successfully|"
               r"after (?:the |my |a )?(?:rebase|fix|change|merge|revert|update)))*"
-              r"(?:\W*(?=$|[,.;!)])|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF])",
+              rf"{CLAUSE_END}",
               "Ran `go test -race ./...` \u2014 came back clean.",
               "Ran `go test -race ./...` \u2014 it hung on TestWatcher."),
     ClaimRule("CLM012", "pastes a passing test run",
@@ -426,7 +428,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM014", "says all good, of the tests just named",
               r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|they're|"
               r"they are|still|everything(?:'s| is)?|looks?)\s+)*all (?:good|ok|fine)"
-              r"(?:\s+(?:now|again|locally|too|here))*(?:\W*(?=$|[,.;!)])|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF])",
+              rf"(?:\s+(?:now|again|locally|too|here))*{CLAUSE_END}",
               "Ran the tests, all good.",
               "Read through the docs, all good.",
               needs_context=True),

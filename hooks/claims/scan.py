@@ -394,14 +394,19 @@ _EXAMPLE_AFTER = compiled_on_use(r"[^\n]*?\b(?:looks? like|is what|format|exampl
 _NONE_FAILED = compiled_on_use(r"\s*#?\s*(?:fail(?:ed|ures?)?|errors?)\s*:?\s*0\s*", re.IGNORECASE)
 
 
+def _said_before(match: re.Match[str]) -> int:
+    """Where what MATCH's line says just before it begins (a bounded look back keeps a long
+    line linear)."""
+    window = max(match.start() - 80, 0)
+    return max(match.string.rfind("\n", window, match.start()) + 1, window)
+
+
 def _blank_unless_run(match: re.Match[str]) -> str:
     """Inline code as output lines see it: a runner's command, or a test run's own summary
     pasted inline ("Both runs: `436 passed, 3 skipped`", "`[INFO] BUILD SUCCESS`"), unless
     the line shows it as an example; other inline code is blanked."""
     inner = match.group(0)[1:-1]
-    # what the line says just before it (a bounded look back keeps a long line linear)
-    window = max(match.start() - 80, 0)
-    begin = max(match.string.rfind("\n", window, match.start()) + 1, window)
+    begin = _said_before(match)
     if (any(r.pattern.search(inner) for r in _OUTPUT_RULES) or _NONE_FAILED.fullmatch(inner)) \
             and not _SHOWN_AS_EXAMPLE.search(match.string, begin, match.start()) \
             and not _LEAD_IN.search(match.string, begin, match.start()) \
@@ -415,8 +420,7 @@ def _blank_unless_runs_words(match: re.Match[str]) -> str:
     ("`swift test` finished with "Executed 41 tests, with 0 failures""): the run's words,
     read; any other quote is someone's words, blanked."""
     inner = match.group(0)[1:-1]
-    window = max(match.start() - 80, 0)
-    begin = max(match.string.rfind("\n", window, match.start()) + 1, window)
+    begin = _said_before(match)
     if _RUNNER_CODE.search(match.string, begin, match.start()) \
             and not _SHOWN_AS_EXAMPLE.search(match.string, begin, match.start()) \
             and not _REPORTED.search(match.string, begin, match.start()) \
@@ -761,8 +765,7 @@ def _as_now(text: str) -> str:
         pieces += [text[at:label.start()], re.sub(r"[^\n]", " ", text[label.start():afters[i]])]
         at = afters[i]
     text = _TABLE.sub(_without_before_columns, "".join(pieces) + text[at:])
-    text = _INSTRUCTIONS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-    return _ASKED_LIST.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return _ASKED_LIST.sub(_blank, _INSTRUCTIONS.sub(_blank, text))
 
 
 # a negative written without its apostrophe, as tired people type: "havent run it", "didnt"
@@ -888,7 +891,9 @@ def find_claims(text: str) -> list[Claim]:
     retracted = max((b for _line, a, b in spans if _RETRACTED.search(plain[a:b])), default=-1)
     no_tests = max((m.start() for m in _ZERO_TESTS.finditer(text)), default=-1)
     # ... and a run of no tests voids what its line and the lines above it claim
-    no_tests_end = -1 if no_tests < 0 else (text.find("\n", no_tests) % (len(text) + 1))
+    no_tests_end = -1 if no_tests < 0 else text.find("\n", no_tests)
+    if no_tests >= 0 and no_tests_end < 0:
+        no_tests_end = len(text)
     claims = [c for c in claims if c.at >= withdrawn and c.at > no_tests_end and c.at >= retracted]
     # "The new test passes" beside a run that shows failures: a part, not the whole
     if any(_PART.search(c.sentence) for c in claims) \
@@ -916,10 +921,10 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:actually )?(?:been )?(?:actually )?(?:exercised|covered)|"
                         r"comment(?:ed)? out the\s+(?:\S+\s+)?(?:step|stage|job)\b|"
                         r"(?:this|that) is (?:the )?(?:output|log) (?:the|a|our) (?:customer|user|reporter|client)|"
-                        r"(?:don't|do not) (?:compile|build)|"
                         r"(?:doesn't|does not|didn't|did not) (?:cover|exercise) (?:it|that|the (?:new|changed)|"
                         r"my change|the change|the fix)|(?:doesn't|does not) tell (?:us|me) anything|"
-                        r"(?:doesn't|does not|won't|will not|didn't) (?:compile|build)|fails to (?:compile|build)|"
+                        r"(?:doesn't|does not|don't|do not|won't|will not|didn't) (?:compile|build)|"
+                        r"fails to (?:compile|build)|"
                         r"says nothing about|tells (?:us |me )?nothing|means nothing|"
                         r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works|about (?:this|it))|"
                         r"\billustrative\b|not from a real run|"
@@ -959,14 +964,14 @@ _FAILURE_BEHIND = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es)|
 
 def _withdraws(sentence: str) -> bool:
     """SENTENCE takes back what the lines above it claim, now: the whole told as not passing
-    or a refusal to call it so, an admission that the tests did not run, a run of no tests,
-    tests failing now, a retraction; not in a clause it places earlier ("CI was red before
-    the fix")."""
+    or a refusal to call it so, an admission that the tests did not run, tests failing now, a
+    retraction; not in a clause it places earlier ("CI was red before the fix"). A run of no
+    tests is read by find_claims, over the whole text."""
     about_tests = _OF_THE_TESTS.search(sentence) is not None
     for clause in _clauses(sentence):
         if _EARLIER.search(clause):
             continue
-        if _RETRACTED.search(clause) or _NOT_WHOLE.search(clause) or _ZERO_TESTS.search(clause) \
+        if _RETRACTED.search(clause) or _NOT_WHOLE.search(clause) \
                 or (about_tests and _UNVERIFIED.search(clause)) \
                 or (_TESTS_FAIL.search(clause) and _fails_now(clause)):
             return True
