@@ -2,7 +2,7 @@
 ``receipt verify --pre-receive`` and real ``ssh-keygen`` keys: a signers file the judged commits
 could change is read from the policy commit (or refused), a signer line with several principals
 matches --require-signer on any of them, the branch the policy comes from cannot be deleted,
-and a tag on a commit no branch holds is judged like a branch tip."""
+and a tag's commit is judged like a branch tip, whatever branch holds it."""
 
 from __future__ import annotations
 
@@ -172,11 +172,22 @@ def test_the_server_refuses_deleting_the_branch_its_policy_comes_from(
     assert push(repo, ":other").code == 0  # any other branch may go
 
 
-def test_a_tag_on_a_commit_no_branch_holds_is_judged_like_a_branch_tip(served: Repo) -> None:
+def test_a_tag_is_judged_like_a_branch_tip_whatever_branch_holds_it(served: Repo) -> None:
     repo = served
     remote = remote_of(repo)
     repo.git("tag", "-a", "-m", "on main", "v1", "main")
-    assert push(repo, "v1").code == 0  # main holds it: judged when main was pushed
+    assert push(repo, "v1").code == 0  # main's tested tip
+    # main holds a commit that was never tested: only its tip, which reverts it, was judged
+    tested = repo.git("rev-parse", "HEAD")
+    broken = repo.commit("broken", **{"u.py": "x = 0\n"})
+    repo.git("revert", "--no-edit", "HEAD")
+    assert repo.git("rev-parse", "HEAD^{tree}") == repo.git("rev-parse", f"{tested}^{{tree}}")
+    assert push(repo, "main").code == 0
+    repo.git("tag", "-a", "-m", "release", "v1.1", broken)
+    refused = push(repo, "v1.1")
+    assert refused.code != 0, refused.both
+    assert f"remote: {broken[:7]}: no receipt from '{PY} t.py' in {NOTES}" in refused.err
+    assert "refs/tags/v1.1" not in git(remote, "for-each-ref", "refs/tags/")
     repo.git("checkout", "-q", "-b", "release")
     untested = repo.commit("untested", **{"u.py": "x = 1\n"})
     repo.git("tag", "v2")

@@ -193,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
         for ref, new in pushed.incoming:
             verify.refuse_notes_update("0", new, ref, root)
         notes_revs += pushed.notes  # the notes may arrive in this very push (quarantined)
-        tips = pushed.commits + verify.unjudged_tips(pushed.others, pushed.commits, root)
+        tips = pushed.commits + verify.commits_of_other_refs(pushed.others, pushed.commits, root)
         if not tips:
             verify.spool_pushed_notes(pushed.notes, git_dir)
             return 0

@@ -47,7 +47,7 @@ def read_pre_receive(data: str, notes_ref: str) -> Pushed:
     A branch deletion (new all zeros) passes, unless it deletes the branch the policy comes
     from (``refuse_policy_deletion``); an update of the notes ref is listed for
     ``refuse_notes_update`` and its commit read, not judged; tags and other refs are listed
-    for ``unjudged_tips`` (one on a commit no branch holds is judged like a branch tip); each
+    for ``commits_of_other_refs`` (each commit one names is judged like a branch tip); each
     branch's new tip is judged against its own tree.
     """
     from hooks.core.change import is_code
@@ -97,32 +97,21 @@ def refuse_policy_deletion(deleted: Sequence[str], policy_rev: str | None, root:
                         f"policy: change the policy by pushing a commit to it instead")
 
 
-def unjudged_tips(others: Sequence[tuple[str, str]], branch_tips: Sequence[str],
-                  root: str) -> list[str]:
-    """The commits that tags and other refs of the push name which no branch holds (on the
-    server before the push, or among the pushed BRANCH_TIPS): judged like branch tips, since
-    a release pipeline builds a tag whatever branch it came from."""
+def commits_of_other_refs(others: Sequence[tuple[str, str]], branch_tips: Sequence[str],
+                          root: str) -> list[str]:
+    """The commits that tags and other refs of the push name, judged like branch tips (those
+    among the pushed BRANCH_TIPS once): a release pipeline builds a tag whatever branch holds
+    it, and a branch that holds it says nothing of it having been tested (under ``require =
+    "tip"`` only its tip was judged; a commit pushed before the hook was never judged)."""
     tips: list[str] = []
     for new, _ref in others:
         try:
             commit = git.text("rev-parse", "--verify", "--quiet", f"{new}^{{commit}}", cwd=root)
         except git.GitError:
             continue  # a tag on a tree or a blob: no commit, no receipt to ask for
-        if commit in tips or commit in branch_tips:
-            continue
-        held = git.text("for-each-ref", "--count=1", "--format=%(refname)", "--contains",
-                        commit, "refs/heads/", cwd=root)
-        if not held and not any(_is_ancestor(commit, tip, root) for tip in branch_tips):
+        if commit not in tips and commit not in branch_tips:
             tips.append(commit)
     return tips
-
-
-def _is_ancestor(commit: str, tip: str, root: str) -> bool:
-    try:
-        git.run("merge-base", "--is-ancestor", commit, tip, cwd=root)
-    except git.GitError:
-        return False
-    return True
 
 
 def refuse_notes_update(old: str, new: str, notes_ref: str, root: str) -> None:
