@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import FAILING_TEST
 from conftest import PASSING_TEST
 from conftest import Repo
@@ -156,6 +157,28 @@ def test_receipt_and_log_paths_are_left_out_of_the_tree_and_warned_when_not_igno
     r = receipt_of(repo)
     assert r["git_tree"] == repo.git("rev-parse", "HEAD^{tree}")
     assert r["git_dirty"] is False
+    again = repo.run("receipt", "run", "--", "true")
+    assert again.code == USAGE_ERROR, again.both
+    assert again.err == ("receipt run: the default receipt path artifacts/test-receipt.json "
+                         "already holds a file that is part of the tree under test (untracked, "
+                         "not ignored): receipt run would leave it out of the tested tree and "
+                         "overwrite it; delete it or add 'artifacts/' to .gitignore\n")
+
+
+@pytest.mark.parametrize("option", ["--receipt", "--log"])
+def test_a_file_the_tests_read_cannot_be_hidden_as_the_receipt_or_log(
+        repo: Repo, option: str) -> None:
+    """An untracked conftest.py that patches the code, named as the receipt or the log, would
+    be read by pytest, left out of the tree recorded, then overwritten: refused before the run."""
+    repo.commit("init", a="1\n")
+    patch = "import builtins\n"
+    repo.write("tests/conftest.py", patch)
+    refused = repo.run("receipt", "run", option, "tests/conftest.py", "--", "true")
+    assert refused.code == USAGE_ERROR, refused.both
+    assert (f"receipt run: {option} tests/conftest.py already holds a file that is part of "
+            f"the tree under test (untracked, not ignored)") in refused.err
+    assert (repo.path / "tests/conftest.py").read_text() == patch
+    assert not (repo.path / "artifacts/test-receipt.json").exists()
 
 
 def test_default_paths_are_at_the_repo_root_from_a_subdirectory(repo: Repo) -> None:

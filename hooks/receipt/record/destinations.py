@@ -1,10 +1,12 @@
 """Where ``receipt run`` writes: only regular files that are its own to replace.
 
 A receipt or log path that names a tracked file would overwrite the user's work (and the
-receipt would then vouch for whatever that file holds); one that names a device, a FIFO or a
-directory would be replaced by a regular file (``--log /dev/null`` as root would destroy
-/dev/null). Both are refused before the command runs, in one line. ``--log /dev/null`` means
-"keep no log": the output is still counted and digested, and the receipt says no log was kept.
+receipt would then vouch for whatever that file holds), as would one that names an untracked
+file git does not ignore (the tests read it, and the tree recorded leaves it out); one that
+names a device, a FIFO or a directory would be replaced by a regular file (``--log
+/dev/null`` as root would destroy /dev/null). All are refused before the command runs, in one
+line. ``--log /dev/null`` means "keep no log": the output is still counted and digested, and
+the receipt says no log was kept.
 """
 
 from __future__ import annotations
@@ -121,10 +123,19 @@ def resolve(paths: git.RepoPaths, receipt_arg: str | None, log_arg: str | None,
                             f"{default}")
     untracked = [r for _o, _g, _p, r in inside if r not in tracked]
     ignored = set(git.ignored_paths(root, untracked, untracked=True)) if untracked else set()
-    for rel in untracked:
-        if rel not in ignored:
-            warn(f"receipt: warning: {rel} is not ignored by git; add "
-                 f"'{os.path.dirname(rel) or rel}/' to .gitignore so it is never committed")
+    for option, given, path, rel in inside:
+        if rel in tracked or rel in ignored:
+            continue
+        ignore = f"'{os.path.dirname(rel) or rel}/'"
+        if os.path.lexists(path):
+            # the run leaves its own files out of the tree it records, then replaces them: a
+            # file already there would be read by the tests and recorded nowhere
+            raise UserError(f"receipt run: {_named(option, given, rel)} already holds a file "
+                            f"that is part of the tree under test (untracked, not ignored): "
+                            f"receipt run would leave it out of the tested tree and overwrite "
+                            f"it; delete it or add {ignore} to .gitignore")
+        warn(f"receipt: warning: {rel} is not ignored by git; add "
+             f"{ignore} to .gitignore so it is never committed")
     for _option, _given, path, _rel in wanted:
         _make_parent(path)
     return Destinations(receipt_path, receipt_rel, None if no_log else log_path, log_rel)
