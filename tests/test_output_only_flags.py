@@ -79,3 +79,27 @@ def test_a_run_that_selects_tests_is_still_the_wrong_trial(repo: Repo) -> None:
     check = repo.receipt("check")
     assert check.code == 6, check.both
     assert "-k" in check.both
+
+
+@pytest.mark.parametrize("flags", [
+    ["--html", "report.html"], ["--html=report"], ["--report-log", "out/log.jsonl"],
+    ["--json-report-file", "r.JSON"],
+])
+def test_a_plugins_report_file_is_output(flags: list[str]) -> None:
+    assert normalised(["pytest", "-q", *flags]) == normalised(["pytest"])
+
+
+def test_a_plugins_report_option_followed_by_a_test_path_selects_that_path(repo: Repo) -> None:
+    """A conftest may register --html as a flag: the next word is then a test path pytest
+    collects alone. Only a word that ends as the plugin's report does is read as its value."""
+    _project(repo)
+    repo.write("tests/test_other.py", "def test_c():\n    assert True\n")
+    repo.write("tests/conftest.py", "def pytest_addoption(parser):\n"
+               "    parser.addoption('--html', action='store_true')\n")
+    repo.commit("a flag of its own")
+    run = repo.receipt("run", "--", PY, "-m", "pytest", "-q", "--html", "tests/test_other.py")
+    assert run.code == 0, run.both
+    assert "1 passed" in run.both
+    check = repo.receipt("check")
+    assert check.code == 6, check.both
+    assert "tests/test_other.py" in check.both

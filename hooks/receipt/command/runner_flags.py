@@ -21,7 +21,7 @@ class Syntax:
     """How one runner reads its arguments (a plain class: see programs.Launcher)."""
 
     __slots__ = ("camel_case", "commands", "dashdash_positional", "env_args", "long_values",
-                 "short_values", "single_dash_long")
+                 "next_word_suffixes", "short_values", "single_dash_long")
 
     def __init__(
         self, *,
@@ -32,6 +32,9 @@ class Syntax:
         commands: frozenset[str] = frozenset(),  # a first word that is a subcommand
         env_args: tuple[str, ...] = (),  # variables whose value the runner reads as arguments
         dashdash_positional: bool = False,  # after "--" only positionals (cargo: the binary's)
+        # a plugin's output option whose next word is its value only when it ends so: a
+        # conftest may register the same name as a flag, and the word is then a test path
+        next_word_suffixes: dict[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.short_values = short_values
         self.long_values = long_values
@@ -40,6 +43,7 @@ class Syntax:
         self.commands = commands
         self.env_args = env_args
         self.dashdash_positional = dashdash_positional
+        self.next_word_suffixes = next_word_suffixes or {}
 
 
 def _set(text: str) -> frozenset[str]:
@@ -68,7 +72,10 @@ SYNTAX: dict[str, Syntax] = {
             "--cov-fail-under --html --report-log --json-report-file --timeout --dist "
             "--numprocesses --maxprocesses --randomly-seed --lfnf --last-failed-no-failures "
             "--verbosity --pythonwarnings --assert --reruns --reruns-delay --only-rerun --count "
-            "--timeout-method --random-order-bucket --random-order-seed")),
+            "--timeout-method --random-order-bucket --random-order-seed"),
+        next_word_suffixes={"--html": (".html", ".htm"),
+                            "--report-log": (".json", ".jsonl", ".log", ".txt"),
+                            "--json-report-file": (".json",)}),
     "unittest": Syntax(short_values="kspt", long_values=_set("--durations"),
                        commands=_set("discover")),
     "jest": Syntax(short_values="tcw", long_values=_JS_LONG, camel_case=True),
@@ -195,7 +202,8 @@ def _read(words: Sequence[str], syntax: Syntax, source: str = "") -> list[Arg]:
                 name = "-" + name.lstrip("-").removeprefix("test.")  # go: -test.run is -run
             elif syntax.camel_case:
                 name = _camel(name)
-            if not eq and name in syntax.long_values and i < len(words):
+            if not eq and name in syntax.long_values and i < len(words) \
+                    and words[i].lower().endswith(syntax.next_word_suffixes.get(name, "")):
                 value, eq = words[i], "="
                 i += 1
             found.append(Arg(name, value if eq else None, source))
