@@ -38,6 +38,13 @@ CAUGHT = [
     *[("tests/test_s.py", T + f"class T(unittest.TestCase):\n    @unittest.{call}\n"
                               "    def test_x(self):\n        self.assertTrue(f())\n", "SKP003")
       for call in ("skipUnless(0, 'x')", "skipUnless(False, 'x')", "skipIf(2 > 1, 'x')")],
+    # an expected failure with no condition, or a constant one, however spelled
+    *[("tests/test_s.py", T + f"@pytest.mark.{call}\ndef test_x():\n    assert f()\n", "SKP005")
+      for call in ("xfail", "xfail(reason='later')", "xfail(True, reason='x')",
+                   "xfail(condition=1 == 1, reason='x')", "xfail(raises=KeyError)",
+                   "xfail(\n    'True',\n    reason='x',\n)")],
+    ("tests/test_s.py", T + "def test_x():\n    if IS_PYPY:\n        pytest.xfail('no')\n"
+                            "    assert f()\n", "SKP005"),
     # a test body that ends before it checks anything
     ("tests/test_s.py", "def test_x():\n    return\n    assert f()\n", "SKP001"),
     ("tests/test_s.py", "def test_x():\n    if True: return\n    assert f()\n", "SKP001"),
@@ -80,6 +87,12 @@ QUIET = [
                             "def test_x():\n    assert f()\n"),
     ("tests/test_s.py", T + "@unittest.skipUnless(HAS_NUMPY, 'numpy')\ndef test_x():\n"
                             "    assert f()\n"),
+    # an xfail under a runtime condition, as a skipif under one
+    *[("tests/test_s.py", T + f"@pytest.mark.{call}\ndef test_x():\n    assert f()\n")
+      for call in ("xfail(PY_3_14_PLUS, reason='broken on 3.14')",
+                   "xfail(\n    sys.platform == 'win32',\n    reason='no fork',\n)",
+                   "xfail(condition=IS_PYPY, reason='x')", "xfail('sys.version_info < (3, 9)')",
+                   "xfail(False, reason='never')")],
     ("tests/test_s.py", T + "def test_x():\n    with pytest.raises(pytest.skip.Exception):\n"
                             "        g()\n"),
     ("tests/test_s.py", T + "HAS = False\ntry:\n    import numpy\n    HAS = True\n"

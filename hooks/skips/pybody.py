@@ -220,6 +220,26 @@ def confirm_constant_condition(lines: Sequence[str], text: str, line: int, col: 
     return constant_skip_condition(lines, text, line, col)
 
 
+def confirm_unconditional_xfail(lines: Sequence[str], text: str, line: int, col: int) -> bool:
+    """The xfail at LINE:COL holds whatever happens: bare, with no condition, or with a constant
+    one (``xfail(True)``). An xfail under a runtime condition (``xfail(sys.platform ==
+    "win32")``) is not reported, as a skipif under one is not; ``pytest.xfail()`` in a test's
+    body and ``expectedFailure`` are judged as they are written."""
+    call = _call_at(lines, line, col)
+    if call is None or not isinstance(call.func, ast.Attribute) or call.func.attr != "xfail":
+        return True
+    receiver = call.func.value
+    if not ((isinstance(receiver, ast.Attribute) and receiver.attr == "mark")
+            or (isinstance(receiver, ast.Name) and receiver.id == "mark")):
+        return True  # pytest.xfail("reason"): called where the test stops
+    conditions: list[ast.AST] = list(call.args[:1])
+    conditions += [k.value for k in call.keywords if k.arg == "condition"]
+    if not conditions:
+        return True
+    names = _findings(text).constants
+    return any(_condition_always_skips("skipif", c, names) for c in conditions)
+
+
 def confirm_early_return(_lines: Sequence[str], text: str, line: int, _col: int) -> bool:
     return returns_before_checking(text, line)
 

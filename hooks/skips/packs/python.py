@@ -14,6 +14,7 @@ def opens_string(first: str) -> bool:
 
 
 confirm_constant_condition = lazy_confirm("pybody", "confirm_constant_condition")
+confirm_unconditional_xfail = lazy_confirm("pybody", "confirm_unconditional_xfail")
 confirm_docstring_only = lazy_confirm("pybody", "confirm_docstring_only")
 confirm_early_return = lazy_confirm("pybody", "confirm_early_return")
 confirm_module_alias = lazy_confirm("pybody", "confirm_module_alias")
@@ -106,7 +107,8 @@ PACK = Pack(
         Rule("SKP005", "expected failure: the test can fail and still pass",
              r"(?<![\w.])(?:pytest\.)?mark\.xfail\b|\bpytest\.xfail\s*\(|@(?:unittest\.)?expectedFailure\b",
              "@pytest.mark.xfail\ndef test_pay():\n    assert pay() == 2\n",
-             "@pytest.mark.parametrize('n', [1])\ndef test_pay(n):\n    assert pay() == n\n"),
+             "@pytest.mark.xfail(sys.platform == 'win32', reason='no fork')\n"
+             "def test_pay():\n    assert pay() == 2\n", confirm=confirm_unconditional_xfail),
         Rule("SKP006", "test definition commented out",
              r"^#+\s*(?:(?:async\s+)?def\s+test\w*\s*\(|class\s+Test\w*\b)",
              "# def test_pay():\n#     assert pay() == 1\n",
