@@ -66,6 +66,25 @@ def test_check_uses_the_note_when_the_file_is_for_another_tree(repo: Repo) -> No
     assert f"{NOTES} on tree {tree} vouches for this tree" in result.out
 
 
+def test_a_corrupt_note_is_named_not_taken_for_a_missing_receipt(repo: Repo) -> None:
+    head = run_tested(repo)
+    tree = repo.git("rev-parse", "HEAD^{tree}")
+    repo.git("notes", "--ref", "receipts", "add", "-f", "-m", "{bad", tree)
+    (repo.path / "artifacts/test-receipt.json").unlink()
+    said = (f"{head[:7]}: the note on tree {tree[:7]} in {NOTES} holds no receipt (it is not "
+            f"a JSON list of receipts): run 'receipt run' on it, then 'receipt publish', "
+            f"which replaces it")
+    refused = check_receipt(repo.path)
+    assert refused.code == 5, refused.both
+    assert said in refused.out
+    verified = repo.receipt("verify", "--policy-from", "HEAD")
+    assert verified.code == 5, verified.both
+    assert said in verified.both
+    assert repo.receipt("run", "--", PY, "t.py").code == 0  # the run replaces it
+    (repo.path / "artifacts/test-receipt.json").unlink()
+    assert check_receipt(repo.path).code == 0
+
+
 def test_a_hand_edited_receipt_is_refused_by_its_log(repo: Repo) -> None:
     repo.write("t.py", "import sys\nprint('=== 1 failed, 2 passed in 0.01s ===')\nsys.exit(1)\n")
     repo.commit("failing")

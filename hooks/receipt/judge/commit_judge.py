@@ -152,6 +152,10 @@ class Judge:
             closest = closest or found
         if composed and not closest:  # shards hook-in: what the shards lack is the refusal
             return composed
+        unreadable = None if closest or (from_files and from_files[0].kind != "missing") \
+            else self.noted.unreadable(commit)
+        if unreadable is not None:
+            return [unreadable]
         if from_files and (not closest or from_files[0].kind != "missing"):
             return from_files
         return closest or [self.noted.missing(commit, command)]

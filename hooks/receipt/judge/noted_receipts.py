@@ -93,6 +93,18 @@ class NotedReceipts:
                     f"{quoted(layout.rerun_hint(data))}",
                     exits.INVALID, "invalid") for err in errors])
 
+    def unreadable(self, commit: str) -> Finding | None:
+        """A note on COMMIT's tree that holds no receipt (not JSON, not a list of receipts):
+        named, so that a corrupt note is not reported as a missing receipt."""
+        for tree in self.trees_of(commit):
+            if tree in self.found and not self.found[tree]:
+                return Finding(
+                    f"{git.short(commit)}: the note on tree {git.short(tree)} in {NOTES_REF} "
+                    f"holds no receipt (it is not a JSON list of receipts): run 'receipt run' "
+                    f"on it, then 'receipt publish', which replaces it", exits.INVALID,
+                    "invalid", commit=commit)
+        return None
+
     def missing(self, commit: str, command: str | None) -> Finding:
         if self.trees is None:
             self.trees = self._load()
