@@ -283,6 +283,12 @@ FLAGGED = [  # (class, change, path:line, rule id)
                             "class PayTests(unittest.TestCase):\n    def test_pay(self):\n"
                             "        total = pay()\n")},
      "tests/test_pay.py:3", "SKP009"),
+    ("SKP010: a test class deleted whose method names another class still uses",
+     {"tests/test_v.py": ("class TestIn:\n    def test_success(self):\n        assert f()\n\n\n"
+                          "class TestProvides:\n    def test_success(self):\n"
+                          "        assert g()\n",
+                          "class TestIn:\n    def test_success(self):\n        assert f()\n")},
+     "tests/test_v.py:3", "SKP010"),
     ("SKP010: a JUnit test deleted",
      {"src/test/java/PayTest.java": (
          "class PayTest {\n  @Test\n  void pays() {\n    assertEquals(1, pay());\n  }\n\n"

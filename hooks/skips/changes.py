@@ -11,7 +11,8 @@
   next to its twin (removed with nothing but what is still there around it), re-added or
   added in the same shape anywhere in the change (moved), or replaced by a raising, polling
   or helper form, is not lost; nor is a duplicate test's (its whole body still in the file),
-  nor a skipped test's. A test file deleted is its tests deleted (SKP010), unless its checks
+  nor a skipped test's. A test deleted with its class or describe block is deleted, even where
+  another class keeps a test of its name. A test file deleted is its tests deleted (SKP010), unless its checks
   are in a test file of the change that took some of its lines (merged there).
 - SKP006 is dropped for a test commented out whose title a live line the change adds gives
   to another call (the helper it became: it still runs).
@@ -306,7 +307,9 @@ def _sorted_losses(f: ChangedFile, pack: Pack, after: str, gone: set[tuple[int, 
                 continue
             definition = _removed_definition(run, i, pack)
             name = None if definition is None else _test_name(raws[definition:definition + 4])
-            if definition is None or (name is not None and _still_defined(name, after)):
+            container = None if definition is None else _removed_container(run, definition)
+            if definition is None or (name is not None and _still_defined(name, after) and (
+                    container is None or _still_defined(container, after))):
                 # in a test that remains (its definition edited, not deleted): a duplicate
                 # check removed next to its twin, with what the removal took around it
                 if _norm(raw) in normal[max(pos - 6, 0):pos + 5]:
@@ -359,6 +362,27 @@ def _test_end(run: Sequence[Removal], definition: int, pack: Pack) -> int:
     while end > definition + 1 and run[end - 1][1].lstrip().startswith("@"):
         end -= 1
     return end
+
+
+# what groups tests: a Python or Ruby class, a describe/context/suite block of a JS runner
+_CONTAINER = LazyRegex(r"^\s*(?:class\s+(\w+)|(?:describe|context|suite)\s*\(\s*([\"'`])(.+?)\2)")
+
+
+def _removed_container(run: Sequence[Removal], definition: int) -> str | None:
+    """The name of the class or describe block that encloses RUN's DEFINITION when the same
+    removal took its opening line: a test of that name may remain elsewhere in the file (the
+    same method in another class), but this one was deleted with its group."""
+    raw = run[definition][1]
+    indent = len(raw) - len(raw.lstrip())
+    for j in range(definition - 1, -1, -1):
+        text = run[j][1]
+        if not text.strip() or len(text) - len(text.lstrip()) >= indent:
+            continue
+        m = _CONTAINER.search(text)
+        if m:
+            return m.group(1) or m.group(3)
+        indent = len(text) - len(text.lstrip())
+    return None
 
 
 def _removed_definition(run: Sequence[Removal], i: int, pack: Pack) -> int | None:
