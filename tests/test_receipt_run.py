@@ -210,6 +210,9 @@ def test_usage_errors_exit_64(repo: Repo) -> None:
     result = repo.run("receipt", "run", "--bogus", "--", "true")
     assert result.code == USAGE_ERROR
     assert "unrecognized arguments: --bogus" in result.err
+    odd = repo.run("receipt", "show", os.fsdecode(b"x\xff"))  # a byte that is not UTF-8
+    assert odd.code == USAGE_ERROR
+    assert odd.err == "receipt: error: unrecognized arguments: x\\xff (see 'receipt --help')\n"
 
 
 def test_outside_a_git_repository_is_a_usage_error(tmp_path: Path) -> None:

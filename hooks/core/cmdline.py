@@ -46,7 +46,10 @@ class ArgumentParser(argparse.ArgumentParser):
             write_text(file if file is not None else sys.stderr, message)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE_ERROR, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+        from hooks.core.text import printable  # an argument's bytes that are not UTF-8: \xNN
+
+        self.exit(USAGE_ERROR, f"{self.prog}: error: {printable(message)} "
+                               f"(see '{self.prog} --help')\n")
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         self._adding = True
