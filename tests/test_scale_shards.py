@@ -201,6 +201,51 @@ def test_a_red_shard_is_refused_and_its_retry_counts(sharded: Path, tmp_path: Pa
     assert dev.receipt("check").code == 0
 
 
+def test_a_red_run_after_the_shards_passed_refuses_the_tree_as_flaky(
+        sharded: Path, tmp_path: Path) -> None:
+    dev, _shards = dev_copy(sharded, tmp_path)
+    assert dev.receipt("check").code == 0
+    red = dev.receipt("run", env={"FAIL_ONE": "1", **PLUGINS})  # the whole suite, newest
+    assert red.code == 1, red.both
+    assert dev.receipt("check").code == 4  # the local file: the red run
+    shutil.rmtree(dev.path / "artifacts")  # the notes alone, as CI and the server judge
+    refused = dev.receipt("check")
+    assert refused.code == 4, refused.both
+    assert f"flaky: the 4 shards of '{SUITE}' passed, then a newer run of it failed" in \
+        refused.both
+    assert "the newest run decides" in refused.both
+    assert dev.receipt("run", env=PLUGINS).code == 0
+    again = dev.receipt("run", *shard_argv(1, 3), env={"FAIL_ONE": "1", **PLUGINS})
+    assert again.code == 1  # a red shard of another split is a newer run of the suite too
+    shutil.rmtree(dev.path / "artifacts")
+    assert "flaky:" in dev.receipt("check").both
+    assert dev.receipt("run", env=PLUGINS).code == 0  # green again, newest: it decides
+    assert dev.receipt("check").code == 0
+
+
+@pytest.mark.parametrize("total", ["x", [1], {"a": 1}, 1e300])
+def test_a_shard_whose_collection_is_malformed_is_refused_in_one_line(
+        sharded: Path, tmp_path: Path, total: object) -> None:
+    dev, shards = dev_copy(sharded, tmp_path)
+    shards[2]["shard"]["collection"]["total"] = total
+    with_note(dev, shards)
+    refused = dev.receipt("check")
+    assert refused.code in (5, 6), refused.both
+    assert "Traceback" not in refused.both and "internal error" not in refused.both
+    assert "shard 3/4" in refused.both, refused.both
+
+
+def test_a_shard_without_the_listing_the_others_have_is_refused(
+        sharded: Path, tmp_path: Path) -> None:
+    dev, shards = dev_copy(sharded, tmp_path)
+    del shards[1]["shard"]["collection"]  # a machine whose listing failed
+    with_note(dev, shards)
+    refused = dev.receipt("check")
+    assert refused.code == 6, refused.both
+    assert (f"shard 2/4 of '{SUITE}' recorded no listing of the suite while the others did"
+            in refused.both)
+
+
 def test_shards_of_different_splits_do_not_compose(sharded: Path, tmp_path: Path) -> None:
     dev, shards = dev_copy(sharded, tmp_path)
     with_note(dev, shards[1:])  # 2/4, 3/4, 4/4

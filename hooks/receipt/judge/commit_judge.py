@@ -140,6 +140,8 @@ class Judge:
         composed = shards.compose(self, commit, command)
         if composed == []:
             return []
+        if composed and composed[0].kind == "flaky":  # a red run after the shards passed
+            return composed
         # --- end of the shards hook-in
         closest: list[Finding] = []
         for data, shown in self.noted.candidates(commit, command):

@@ -143,7 +143,7 @@ def collection(split: Split, argv: Sequence[str], cwd: str) -> dict[str, Any] | 
     from hooks.receipt.command.invocation import invocations
 
     runs = invocations(list(argv))
-    if len(runs) != 1 or runs[0].runner != "pytest" or runs[0].env or len(split.flags) == 0:
+    if len(runs) != 1 or runs[0].runner != "pytest" or len(split.flags) == 0:
         return None
     whole, mine = _collected([split.suite, list(argv)], cwd)
     if whole is None or mine is None:
@@ -160,13 +160,24 @@ def collection_digest(ids: Sequence[str]) -> str:
 def _collected(commands: Sequence[list[str]], cwd: str) -> list[list[str] | None]:
     """The test IDs each of COMMANDS collects (pytest ``--collect-only``, the listings run side
     by side); None for one that could not list them."""
+    listed = _listings(commands, cwd, ["-p", "no:cacheprovider"])
+    if any(ids is None for ids in listed):
+        # a config whose addopts name a cache option (--ff, --lf, --sw) fails without the cache
+        # plugin: listed again with it (it reorders what is collected, never changes it)
+        again = _listings([c for c, ids in zip(commands, listed) if ids is None], cwd, [])
+        listed = [ids if ids is not None else again.pop(0) for ids in listed]
+    return listed
+
+
+def _listings(commands: Sequence[list[str]], cwd: str,
+              options: list[str]) -> list[list[str] | None]:
     import subprocess
 
     procs: list[subprocess.Popen[bytes] | None] = []
     for argv in commands:
         try:
             procs.append(subprocess.Popen(
-                [*argv, "--collect-only", "--verbosity=-1", "-p", "no:cacheprovider"], cwd=cwd,
+                [*argv, "--collect-only", "--verbosity=-1", *options], cwd=cwd,
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL))
         except OSError:
             procs.append(None)
@@ -261,8 +272,23 @@ def compose(judge: Judge, commit: str, command: str | None) -> list[Finding] | N
         found.newest.setdefault(index, (data, shown))
     if not sets:
         return None
+    # the newest run of a suite decides, as for a whole-suite receipt: a red run (of the whole
+    # suite or of any shard of it) after the shards passed leaves the tree refused as flaky
+    newest: dict[str, tuple[dict[str, Any], str]] = {}
+    for data, shown in judge.noted.candidates(commit, None):
+        argv = suite_of(data)
+        if argv is not None:
+            newest.setdefault(str(comparable(argv)), (data, shown))
     judged = [(s, _problems(judge, commit, s)) for s in sets.values()]
     for shards, (problems, _code, notes) in judged:
+        last, last_shown = newest.get(str(comparable(shards.suite)), ({}, ""))
+        if not problems and last.get("exit_code", 0) != 0:
+            return [Finding(
+                f"{git.short(commit)}: flaky: the {shards.count} shards of "
+                f"{quoted(' '.join(shards.suite))} passed, then a newer run of it failed "
+                f"({last_shown}: exit {last.get('exit_code')}): the newest run decides; fix "
+                f"the suite, then run every shard again", exits.FAILED, "flaky",
+                commit=commit)]
         if not problems:
             for data, shown in (shards.newest[i] for i in sorted(shards.newest)):
                 judge.vouched_by(data, shown)  # each was judged by _problems
@@ -315,7 +341,7 @@ def _problems(judge: Judge, commit: str, shards: _Set) -> tuple[list[str], int, 
                             f"({', '.join(flags)})")
             codes.append(exits.OFF_POLICY)
     notes: list[str] = []
-    if not missing:
+    if not missing and not codes:  # a refused shard's fields are not read further
         coverage, said = _coverage(shards)
         problems += coverage
         codes += [exits.OFF_POLICY] * len(coverage)
@@ -329,10 +355,21 @@ def _coverage(shards: _Set) -> tuple[list[str], list[str]]:
     entries = [shard_of(shards.newest[i][0]) or {} for i in sorted(shards.newest)]
     collections = [e.get("collection") for e in entries]
     name = "{suite}"
-    if not all(isinstance(c, dict) for c in collections):
+    if not any(isinstance(c, dict) for c in collections):
         return [], [f"receipt: note: the {shards.count} shards of {name} vouch together; "
                     f"their coverage is unchecked (the runner lists no collection here)"]
+    unlisted = [i for i, c in zip(sorted(shards.newest), collections) if not isinstance(c, dict)]
+    if unlisted:  # one machine's listing failed: what the others ran cannot be checked whole
+        return [f"shard {_listed(unlisted, shards.count)} of {name} recorded no listing of "
+                f"the suite while the others did: run it again where the runner can list "
+                f"the collection"], []
     listed = [c for c in collections if isinstance(c, dict)]
+    malformed = [i for i, c in zip(sorted(shards.newest), listed)
+                 if not isinstance(c.get("digest"), str) or type(c.get("total")) is not int
+                 or type(c.get("selected")) is not int or not 0 <= c["total"] <= 10 ** 8]
+    if malformed:
+        return [f"shard {_listed(malformed, shards.count)} of {name} holds an unreadable "
+                f"collection (digest, total, selected)"], []
     if len({(c.get("digest"), c.get("total")) for c in listed}) > 1:
         sizes = ", ".join(f"{i}/{shards.count}: {c.get('total')} tests" for i, c in
                           zip(sorted(shards.newest), listed))
