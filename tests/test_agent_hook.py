@@ -163,6 +163,28 @@ def test_a_failing_run_on_this_tree_is_named(project: Repo) -> None:
     assert ": exit 1; " in reason
 
 
+def test_work_committed_after_a_failing_run_is_not_a_baseline(project: Repo) -> None:
+    """No green receipt: HEAD stands for a turn that changed nothing, unless HEAD was
+    committed after the last run, which failed: that work is untested."""
+    project.write("suite.py", FAILING_TEST)
+    assert project.run("receipt", "run", "--", "python3", "suite.py").code == 1
+    project.git("commit", "-qam", "wip")
+    project.write("app.py", "x = 5\n")
+    env = {"GIT_COMMITTER_DATE": "2099-01-01T00:00:00Z"}  # after the run, whatever the clock
+    assert project.run("git", "commit", "-qam", "the fix, untested", env=env).code == 0
+    reason = blocked_reason("claude-code", hook(project, "claude-code", "Fixed it. Done."))
+    assert reason.startswith("receipt: the last run did not pass (artifacts/receipts/")
+    assert "and what was committed since has not been tested (now tree " in reason
+    # a failing run after the last commit leaves HEAD the baseline: that turn changed nothing
+    project.write("app.py", "x = 6\n")
+    older = {"GIT_COMMITTER_DATE": "2001-01-01T00:00:00Z"}
+    assert project.run("git", "commit", "-qam", "older", env=older).code == 0
+    project.write("app.py", "x = 7\n")
+    assert project.run("receipt", "run", "--", "python3", "suite.py").code == 1
+    project.git("checkout", "-q", "--", "app.py")
+    assert_allowed("claude-code", hook(project, "claude-code", "The bug is in app.py."))
+
+
 def test_after_three_blocks_for_one_reason_the_stop_goes_through_as_a_fuse_event(
         project: Repo, in_process: Callable[..., Result]) -> None:
     project.write("app.py", "x = 5\n")

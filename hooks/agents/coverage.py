@@ -54,7 +54,7 @@ def _rank(kind: str) -> int:
 
 
 class Coverage:
-    __slots__ = ("commands", "head_tree", "judged", "tree")
+    __slots__ = ("commands", "committed_since_run", "head_tree", "judged", "tree")
 
     def __init__(self, tree: str, judged: list[Judged], commands: list[str],
                  head_tree: str | None) -> None:
@@ -62,6 +62,9 @@ class Coverage:
         self.judged = judged
         self.commands = commands  # what to run, as 'receipt run -- ...'
         self.head_tree = head_tree  # HEAD's tree compared the same way; None unless needed
+        # with no green receipt: the receipt of a run HEAD was committed after (its work since
+        # is untested, so HEAD is no baseline), else None
+        self.committed_since_run: Judged | None = None
 
     @property
     def covered(self) -> bool:
@@ -133,6 +136,8 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
     result = Coverage(tree, judged, commands, None)
     if not result.any_green:  # nothing green to compare with: what HEAD holds is the baseline
         head = git.head_commit(root)
+        if head is not None and judged:
+            result.committed_since_run = _committed_after(head, judged, tree, root)
         if head is None:
             result.head_tree = git.empty_tree(root)
         elif git.tree_of(head, root) == tree:  # one call when the agent left HEAD as it was
@@ -140,3 +145,22 @@ def coverage(paths: git.RepoPaths, policy: Config) -> Coverage:
         else:
             result.head_tree = git_index.tree_without(head, own.paths, root, left_out)
     return result
+
+
+def _committed_after(head: str, judged: list[Judged], tree: str, root: str) -> Judged | None:
+    """The newest of JUDGED (none green), when it tested another tree than TREE and HEAD was
+    committed after it finished: the run did not pass and what was committed since it has not
+    been tested, so HEAD cannot stand for a turn that changed nothing."""
+    from hooks.core.times import parse_utc
+
+    runs = [(parse_utc(str(j.data.get("finished_utc"))), j) for j in judged
+            if j.data is not None and j.data.get("git_tree") != tree]
+    dated = [(when, j) for when, j in runs if when is not None]
+    if not dated:
+        return None
+    when, newest = max(dated, key=lambda item: item[0])
+    try:
+        committed = int(git.text("show", "-s", "--format=%ct", head, cwd=root))
+    except (git.GitError, ValueError):
+        return None
+    return newest if committed > when.timestamp() else None

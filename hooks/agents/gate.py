@@ -2,7 +2,8 @@
 
 Held ("blocked") while the work tree differs from the last green receipt's tree, or while the
 last message claims success that no receipt covers; with no green receipt at all, what HEAD
-holds is the baseline, so a turn that changed nothing and claims nothing ends freely.
+holds is the baseline, so a turn that changed nothing and claims nothing ends freely (unless
+HEAD was committed after the last run, which did not pass: that work is untested).
 Let through when a green receipt covers the tree; when the last message says NO RECEIPT and
 claims nothing (the contract's honest exit, logged in the ledger); and after MAX_BLOCKS blocks
 in a row for the same reason in one agent session (the fuse's idea, logged as a fuse event), so
@@ -129,6 +130,10 @@ def why_blocked(cov: Coverage, claims: list[Claim],
     if greens:
         return "untested", (f"the work tree changed since the last green receipt (now tree "
                             f"{tree}, tested {git.short(greens[0])}): {run}")
+    if cov.committed_since_run is not None:
+        j = cov.committed_since_run
+        return "untested", (f"the last run did not pass ({j.shown}: {_why(j)}) and what was "
+                            f"committed since has not been tested (now tree {tree}): {run}")
     if cov.tree != cov.head_tree:
         return "untested", (f"the work tree has changes no receipt covers (tree {tree}, "
                             f"HEAD's is {git.short(cov.head_tree)}): {run}")
