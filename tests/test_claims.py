@@ -339,3 +339,17 @@ def test_a_pattern_answers_without_running_only_where_no_match_could_be() -> Non
     assert compiled_on_use(r"\bfixed\b").search("FIXED") is None
     assert compiled_on_use(r"pass(?:ed)?|\d+ ok").sub("_", "3 ok, passed") == "_, _"
     assert compiled_on_use(r"pass(?:ed)?|\d+ ok").sub("_", "nothing here") == "nothing here"
+
+
+@pytest.mark.parametrize(("text", "honest"), [
+    ("I won't say NO RECEIPT \u2014 I ran the tests and they're fine.", False),
+    ("NO RECEIPT is not applicable: pytest ran and came out fine.", False),
+    ("Rather than NO RECEIPT, here is the log.", False),
+    ("No need for NO RECEIPT here.", False),
+    ("NO RECEIPT: pytest is not installed here.", True),
+    ("I can't run the tests, so NO RECEIPT.", True),
+    ("**NO RECEIPT** \u2014 the suite needs Docker, which is not available.", True),
+])
+def test_no_receipt_named_only_to_be_declined_is_not_the_honest_exit(
+        text: str, honest: bool) -> None:
+    assert says_no_receipt(text) is honest

@@ -1041,6 +1041,22 @@ def _lead_ins(text: str) -> list[tuple[int, int, str, bool]]:
     return found
 
 
+# 'NO RECEIPT' named only to be declined: "I won't say NO RECEIPT", "NO RECEIPT is not needed"
+_DECLINED_BEFORE = re.compile(
+    r"(?:\b(?:won't|will not|wouldn't|would not|don't|do not|didn't|did not|not|never|no need "
+    r"to|needn't|cannot|can't)\s+(?:need\s+to\s+|have\s+to\s+)?(?:say|write|use|claim|give|"
+    r"report|declare|invoke|reach for|resort to)|\b(?:instead of|rather than|no need for|"
+    r"without)(?:\s+(?:saying|writing|using|a|an))?)[\s*_\"'`]*$", re.IGNORECASE)
+_DECLINED_AFTER = re.compile(
+    r"^[\s*_\"'`]*(?:(?:is|does|would be)\s+not|isn't|doesn't|wouldn't be)\s+(?:apply|applicable|"
+    r"needed|necessary|relevant|required|warranted|the case)\b|^[\s*_\"'`]*(?:is\s+)?n/a\b",
+    re.IGNORECASE)
+
+
 def says_no_receipt(text: str) -> bool:
-    """The contract's honest exit: 'NO RECEIPT', in capitals, outside quotes and code."""
-    return re.search(r"\bNO RECEIPT\b", unquoted(normalised(text))) is not None
+    """The contract's honest exit: 'NO RECEIPT', in capitals, outside quotes and code, and not
+    named only to be declined ("I won't say NO RECEIPT", "NO RECEIPT is not needed")."""
+    read = unquoted(normalised(text))
+    return any(not _DECLINED_BEFORE.search(read[:m.start()])
+               and not _DECLINED_AFTER.match(read[m.end():])
+               for m in re.finditer(r"\bNO RECEIPT\b", read))
