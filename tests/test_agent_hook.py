@@ -246,6 +246,23 @@ def test_its_own_errors_never_block(tmp_path: Path, project: Repo, agent: str) -
     assert "Traceback" not in result.err
 
 
+@pytest.mark.parametrize("broken", ['test-command = "python3 suite.py\n',
+                                    '[agents]\nmax-blocks = "three"\n',
+                                    '[agents]\nmax-blocks = 0\n'])
+def test_a_broken_config_holds_the_stop_until_the_cap(project: Repo, broken: str) -> None:
+    """The config is the project's, which the agent can edit: breaking it must not switch
+    the hook off."""
+    project.write(".receipt-hooks.toml", broken)
+    for block in (1, 2, 3):
+        reason = blocked_reason("claude-code", hook(project, "claude-code", "All tests pass.",
+                                                    continued=block > 1))
+        assert reason.startswith("receipt: the project's config cannot be read ("), reason
+        assert reason.endswith(f"(block {block} of 3 for this reason)")
+    capped = hook(project, "claude-code", "All tests pass.", continued=True)
+    assert_allowed("claude-code", capped)
+    assert "stop let through after 3 blocks in a row for the same reason (config)" in capped.err
+
+
 def test_an_unknown_agent_is_a_usage_error(project: Repo) -> None:
     result = project.run("receipt", "agent-hook", "--agent", "copilot", stdin="{}")
     assert result.code == USAGE_ERROR

@@ -165,7 +165,7 @@ def client_cap(agent: str, max_blocks: int, root: str) -> int:
 def decide(hook: HookInput, agent: str, cov: Coverage | None, claims: list[Claim],
            no_receipt: bool, state_dir: str, max_blocks: int,
            said_no_receipt: bool = False) -> Decision:
-    state = _state_path(state_dir, agent, hook.session)
+    state = state_path(state_dir, agent, hook.session)
     if no_receipt:
         _forget(state)
         return Decision(False, "no_receipt", "the agent said NO RECEIPT", {
@@ -177,6 +177,12 @@ def decide(hook: HookInput, agent: str, cov: Coverage | None, claims: list[Claim
         _forget(state)
         return Decision(False, "covered" if cov and cov.covered else "unchanged", "")
     kind, reason = found
+    return held(hook, agent, kind, reason, state, max_blocks, cov.tree if cov else None)
+
+
+def held(hook: HookInput, agent: str, kind: str, reason: str, state: str, max_blocks: int,
+         tree: str | None) -> Decision:
+    """A block for KIND, counted: let through (a fuse event) past MAX_BLOCKS in a row."""
     if hook.loop_count is not None:  # the client's own count of follow-ups this turn
         before = hook.loop_count
     elif hook.continued is False:  # the client says no block precedes this stop
@@ -191,7 +197,7 @@ def decide(hook: HookInput, agent: str, cov: Coverage | None, claims: list[Claim
         return Decision(False, "capped", message, {
             "event": "fuse_blown", "reason": "blocked_stops", "agent": agent,
             "session": hook.session, "occurrences": max_blocks, "message": message[:500],
-            "tree": cov.tree if cov else None})
+            "tree": tree})
     _save(state, kind, count)
     return Decision(True, kind, f"receipt: {reason}. {ESCAPE} (block {count} of {max_blocks} "
                                 f"for this reason)")
@@ -213,7 +219,7 @@ def record(ledger: str, event: dict[str, object]) -> str | None:
     return None
 
 
-def _state_path(state_dir: str, agent: str, session: str) -> str:
+def state_path(state_dir: str, agent: str, session: str) -> str:
     key = digests.sha256(f"{agent}\0{session}".encode("utf-8", "surrogateescape")).hexdigest()
     return os.path.join(state_dir, f"{agent}-{key[:16]}.json")
 

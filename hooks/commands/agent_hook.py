@@ -92,16 +92,27 @@ def answer(agent: AgentFormat, raw: bytes, max_blocks: int | None) -> Answer:
         return agent.allow
     paths = git.repo_paths(agent.project())
     os.chdir(paths.root)
-    policy = config.for_repo(paths)
-    limit = max_blocks or int(policy.section("agents").get("max-blocks",
-                                                           DEFAULT_MAX_BLOCKS))
+    state_dir = os.path.join(paths.common_dir, "receipt-hooks", "agent-stops")
+    try:
+        policy = config.for_repo(paths)
+        limit = max_blocks or _max_blocks(policy.section("agents").get("max-blocks",
+                                                                       DEFAULT_MAX_BLOCKS))
+    except config.ConfigError as e:
+        # the config is the project's, which the agent can edit: a broken one holds the stop
+        # (counted, so a config nobody can fix here does not trap the agent) rather than
+        # switching the hook off
+        decision = gate.held(hook, agent.name, "config",
+                             f"the project's config cannot be read ({e}): fix it, then finish",
+                             gate.state_path(state_dir, agent.name, hook.session),
+                             max_blocks or DEFAULT_MAX_BLOCKS, None)
+        _note(decision.reason if not decision.block else str(e))
+        return agent.block(decision.reason) if decision.block else agent.allow
     message = hook.message or ""
     claims = find_claims(message)
     said_no_receipt = says_no_receipt(message)
     # NO RECEIPT is an honest exit only in a message that does not also claim success
     no_receipt = said_no_receipt and not claims
     cov = None if no_receipt else coverage(paths, policy)
-    state_dir = os.path.join(paths.common_dir, "receipt-hooks", "agent-stops")
     decision = gate.decide(hook, agent.name, cov, claims, no_receipt, state_dir,
                            gate.client_cap(agent.name, limit, paths.root),
                            said_no_receipt=said_no_receipt)
@@ -114,6 +125,15 @@ def answer(agent: AgentFormat, raw: bytes, max_blocks: int | None) -> Answer:
     if decision.block:
         return agent.block(decision.reason)
     return agent.allow
+
+
+def _max_blocks(value: object) -> int:
+    from hooks.core import config
+
+    if type(value) is not int or value < 1:
+        raise config.ConfigError(f"[agents] max-blocks must be a whole number of at least 1, "
+                                 f"not {value!r}")
+    return value
 
 
 def main(argv: Sequence[str]) -> int:
