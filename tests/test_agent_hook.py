@@ -325,6 +325,19 @@ def test_a_fifo_transcript_is_not_waited_on(project: Repo, tmp_path: Path, agent
     assert "the work tree has changes no receipt covers" in blocked_reason(agent, result)
 
 
+def test_a_byte_that_is_not_utf8_does_not_drop_the_message(project: Repo) -> None:
+    import subprocess
+
+    event = stop_event("claude-code", project, "All tests pass. \u00e9").encode()
+    raw = event.replace(b"\\u00e9", b"\xff")  # a stray byte, the JSON still whole
+    assert b"\xff" in raw
+    proc = subprocess.run(["receipt", "agent-hook", "--agent", "claude-code"],
+                          cwd=project.path, input=raw, capture_output=True, check=False)
+    out = proc.stdout.decode()
+    assert proc.returncode == 0 and '"decision": "block"' in out, out
+    assert 'your last message claims success (\\"All tests pass.\\")' in out, out
+
+
 @pytest.mark.parametrize("raw", ["not json", '["a", "list"]', "oversized"])
 def test_an_input_it_cannot_read_is_judged_on_the_work_tree(project: Repo, raw: str) -> None:
     from hooks.commands.agent_hook import MAX_INPUT_BYTES

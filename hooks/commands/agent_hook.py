@@ -66,7 +66,9 @@ def read_input(agent: AgentFormat, raw: bytes) -> HookInput:
               f"tree without the message")
         return UNREAD
     try:
-        payload = json.loads(raw or b"{}")
+        # a byte that is not UTF-8 (a stray one in the message) is replaced, not a reason to
+        # drop the whole message
+        payload = json.loads(raw.decode("utf-8", "replace") if raw else "{}")
     except ValueError as e:
         _note(f"the {agent.name} hook input is not JSON ({e}): judging the work tree without "
               f"the message")
