@@ -246,6 +246,24 @@ def test_a_shard_without_the_listing_the_others_have_is_refused(
             in refused.both)
 
 
+def test_a_shard_whose_group_was_all_skipped_counts_with_its_set(
+        sharded: Path, tmp_path: Path) -> None:
+    dev, shards = dev_copy(sharded, tmp_path)
+    for shard in shards[3:]:  # its group skipped on this platform, the others passed tests
+        tests = shard["tests"]
+        tests["skipped"], tests["passed"] = tests["passed"], 0
+    with_note(dev, shards)
+    accepted = dev.receipt("check")
+    assert accepted.code == 0, accepted.both
+    for shard in shards:  # every shard skipped everything: nothing was tested
+        tests = shard["tests"]
+        tests["skipped"], tests["passed"] = tests["skipped"] + tests["passed"], 0
+    with_note(dev, shards)
+    refused = dev.receipt("check")
+    assert refused.code == 4, refused.both
+    assert f"no shard of '{SUITE}' passed a test" in refused.both
+
+
 def test_shards_of_different_splits_do_not_compose(sharded: Path, tmp_path: Path) -> None:
     dev, shards = dev_copy(sharded, tmp_path)
     with_note(dev, shards[1:])  # 2/4, 3/4, 4/4

@@ -324,16 +324,23 @@ def _problems(judge: Judge, commit: str, shards: _Set) -> tuple[list[str], int, 
     if missing:
         problems.append(f"shard {_listed(missing, n)} of {{suite}} missing")
         codes.append(exits.MISSING)
+    passed_nothing: list[int] = []
     for index in sorted(shards.newest):
         data, shown = shards.newest[index]
         found = judge.receipt(commit, judge.noted.load(data, shown, judge.memo), shown,
                               narrowing_ok=True, as_shard=True, record=False)
+        if len(found) == 1 and found[0].kind in _PASSED_NOTHING:
+            passed_nothing.append(index)  # judged with the set: its group was all skipped
+            continue
         if found:
             exit_code = data.get("exit_code")
             why = f"failed (exit {exit_code})" if exit_code != 0 and found[0].code == \
                 exits.FAILED else f"refused ({found[0].message.partition(': ')[2]})"
             problems.append(f"shard {index}/{n} {why}")
             codes.append(found[0].code)
+    if passed_nothing and len(passed_nothing) == len(shards.newest) == n:
+        problems.append("no shard of {suite} passed a test")
+        codes.append(exits.FAILED)
     if not judge.requirements.allow_narrowing:
         flags = narrowing_flags(shards.suite)
         if flags:
@@ -348,6 +355,10 @@ def _problems(judge: Judge, commit: str, shards: _Set) -> tuple[list[str], int, 
         notes += said
     order = {c: i for i, c in enumerate(exits.CHECK_ORDER)}
     return problems, min(codes, key=order.__getitem__) if codes else 0, notes
+
+
+# what a shard may show alone when others of its set passed tests: its group was all skipped
+_PASSED_NOTHING = ("none-passed", "no-tests")
 
 
 def _coverage(shards: _Set) -> tuple[list[str], list[str]]:
