@@ -227,6 +227,29 @@ def test_the_claude_transcript_is_read_when_the_input_has_no_message(project: Re
         blocked_reason("claude-code", result)
 
 
+def test_a_message_claude_wrote_as_several_lines_is_read_whole(
+        project: Repo, tmp_path: Path) -> None:
+    def line(role: str, text: str, message_id: str) -> str:
+        return json.dumps({"type": role, "message": {
+            "id": message_id, "role": role, "content": [{"type": "text", "text": text}]}})
+
+    transcript = tmp_path / "transcript.jsonl"
+    transcript.write_text("\n".join([
+        line("user", "Fix the bug.", "u1"), line("assistant", "Earlier: tests failed.", "m0"),
+        line("assistant", "All tests pass.", "m1"),
+        line("assistant", "Let me know if you want anything else.", "m1")]) + "\n")
+    data = json.loads(stop_event("claude-code", project, ""))
+    del data["last_assistant_message"]
+    data["transcript_path"] = str(transcript)
+    result = project.run("receipt", "agent-hook", "--agent", "claude-code",
+                         stdin=json.dumps(data))
+    assert 'claims success ("All tests pass.")' in blocked_reason("claude-code", result)
+    from hooks.agents.transcript import last_assistant_message
+
+    assert last_assistant_message(str(transcript)) == (
+        "All tests pass.\nLet me know if you want anything else.")
+
+
 def test_an_aborted_cursor_turn_is_not_held(project: Repo) -> None:
     data = json.loads(stop_event("cursor", project, "All tests pass."))
     data["status"] = "aborted"

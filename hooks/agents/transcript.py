@@ -81,16 +81,35 @@ def _tail(path: str) -> bytes | None:
         os.close(fd)
 
 
+def _message_id(entry: Any) -> object:
+    message = entry.get("message") if isinstance(entry, dict) else None
+    return message.get("id") if isinstance(message, dict) else None
+
+
 def last_assistant_message(path: str) -> str | None:
+    """The last assistant message's text. Claude Code writes one message as several lines
+    (a text block a line, all with the message's ``id``): those lines are read together."""
     tail = _tail(path)
     if tail is None:
         return None
+    parts: list[str] = []
+    wanted: object = None
     for raw in reversed(tail.splitlines()):
         try:
             entry = json.loads(raw)
         except ValueError:
             continue  # the first line of the tail is usually cut: pass it over
+        if parts:  # the rest of the same message, read backwards
+            if wanted is None or _message_id(entry) != wanted:
+                break
+            text = message_text(entry)
+            if text is not None:
+                parts.append(text)
+            continue
         text = message_text(entry)
         if text is not None:
-            return text
-    return None
+            parts.append(text)
+            wanted = _message_id(entry)
+            if wanted is None:
+                break
+    return "\n".join(reversed(parts)) if parts else None
