@@ -353,3 +353,22 @@ def test_a_pattern_answers_without_running_only_where_no_match_could_be() -> Non
 def test_no_receipt_named_only_to_be_declined_is_not_the_honest_exit(
         text: str, honest: bool) -> None:
     assert says_no_receipt(text) is honest
+
+
+@pytest.mark.parametrize(("text", "rule"), [
+    ("Tests didn't fail.", "CLM008"), ("None of the tests fail.", "CLM008"),
+    ("Fixed it; the tests don't fail anymore.", "CLM008"),
+    ("```\ntest_calc.py::test_add PASSED\ntest_calc.py::test_sub PASSED\n```", "CLM012"),
+])
+def test_a_verdict_said_as_no_failure_or_as_verbose_output_is_a_claim(text: str,
+                                                                      rule: str) -> None:
+    assert [c.rule.id for c in find_claims(text)] == [rule]
+
+
+@pytest.mark.parametrize("text", [
+    "I am not sure the tests didn't fail.", "If none of the tests fail, merge it.",
+    "The tests did not fail to compile; they failed at runtime.",
+    "```\ntest_calc.py::test_add PASSED\ntest_calc.py::test_sub FAILED\n```",
+])
+def test_no_failure_doubted_conditional_or_beside_a_failure_is_not_a_claim(text: str) -> None:
+    assert find_claims(text) == []

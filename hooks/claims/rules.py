@@ -425,6 +425,10 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bneither (?:one |run |of them |job )?(?:reported|showed|had|gave) (?:a |any )?"
               r"(?:failures?|errors?)\b"
               r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?)\b"
+              r"|\bnone of (?:the |my |our |these )?(?:\d+ )?(?:tests?|specs?|checks?) "
+              r"(?:fail(?:s|ed)?|(?:is|are|was|were) failing|broke)\b"
+              r"|\b(?:the |all (?:the )?|my |our )?(?:tests?|specs?|suite) (?:didn't|did not|"
+              r"don't|do not|doesn't|does not|no longer|never) fail(?:s|ed)?\b(?!\s+to\b)"
               rf"|\b(?:{SUBJECT}),?\s+(?:runs?|ran|completes?|completed|finishe[sd]|pass(?:es|ed)?)"
               r"\s+without (?:any |a single )?(?:errors?|failures?|failing tests?|issues?|"
               r"problems?)\b",
@@ -482,6 +486,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\s*test (?:suites|files):?\s+\d+ passed"
               r"|^\s*tests\s+\d+ passed \(\d+\)"
               r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
+              # pytest -v: a test ID and its verdict
+              r"|^\s*[\w./-]+\.py::[\w\[\].-]+(?:::[\w\[\].-]+)*\s+passed\b"
               r"|^\s*ok\s+\S+\s+(?:[\d.]+m?s|\(cached\))"
               r"|\bok \([1-9]\d* tests?, \d+ assertions?\)"
               r"|(?-i:\bBUILD SUCCESS(?:FUL)?\b)"
