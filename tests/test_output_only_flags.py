@@ -93,7 +93,7 @@ def test_a_plugins_report_option_followed_by_a_test_path_selects_that_path(repo:
     """A conftest may register --html as a flag: the next word is then a test path pytest
     collects alone. Only a word that ends as the plugin's report does is read as its value."""
     _project(repo)
-    repo.write("tests/test_other.py", "def test_c():\n    assert True\n")
+    repo.write("tests/test_other.py", "def test_c():\n    assert 2 * 3 == 6\n")
     repo.write("tests/conftest.py", "def pytest_addoption(parser):\n"
                "    parser.addoption('--html', action='store_true')\n")
     repo.commit("a flag of its own")
