@@ -32,28 +32,37 @@ class _PatternOnUse:
     """A regular expression compiled the first time it is used: the rules and the scanner
     hold ~100 of them, ~130 ms of compiling, and a message that names no verdict needs none.
 
-    Compiling also finds words every match must contain (``_necessary_words``): a search,
-    match or substitution in a text holding none of them answers at once, without running the
-    pattern. The longest patterns (CLM009's is 17 kB) cost a third of a millisecond a clause,
-    and most clauses name none of their words."""
+    A pattern searched many times (a long text, a corpus) also finds words every match must
+    contain (``_necessary_words``, from a parse of its own): a search, match or substitution in
+    a text holding none of them answers at once, without running the pattern. The longest
+    patterns (CLM009's is 17 kB) cost a third of a millisecond a clause, and most clauses name
+    none of their words; the parse costs more than one message's searches save, so a stop
+    hook's short message never pays for it."""
 
-    __slots__ = ("_compiled", "_flags", "_source", "_words")
+    __slots__ = ("_compiled", "_flags", "_source", "_uses", "_words")
 
     def __init__(self, source: str, flags: int) -> None:
         self._source = source
         self._flags = flags
         self._compiled: re.Pattern[str] | None = None
         self._words: frozenset[str] | None = None
+        self._uses = 0  # searches before the words are looked for; -1 once they were
 
     @property
     def pattern(self) -> str:
         return self._source
 
     def _compile(self) -> re.Pattern[str]:
-        self._compiled, self._words = _compile_with_words(self._source, self._flags)
+        self._compiled = re.compile(self._source, self._flags)
         return self._compiled
 
     def _cannot_match(self, string: str) -> bool:
+        if self._uses >= 0:
+            self._uses += 1
+            if self._uses < WORDS_AFTER_USES:
+                return False
+            self._uses = -1
+            self._words = _necessary_words_of(self._source, self._flags)
         words = self._words
         if words is None:
             return False
@@ -101,22 +110,21 @@ def _folded(text: str) -> str:
     return text.casefold().replace("\u0131", "i")
 
 
-def _compile_with_words(source: str, flags: int) -> tuple[re.Pattern[str], frozenset[str] | None]:
-    """SOURCE compiled from one parse, and the words one of which is in every match of it
-    (None where no such words are known: a pattern that may match without a literal)."""
+WORDS_AFTER_USES = 64
+
+
+def _necessary_words_of(source: str, flags: int) -> frozenset[str] | None:
+    """The words one of which is in every match of SOURCE (None where no such words are
+    known: a pattern that may match without a literal, or a parser this Python lacks)."""
     try:
         parser: Any = importlib.import_module("re._parser")
-        compiler: Any = importlib.import_module("re._compiler")
-    except ImportError:  # Python < 3.11: the same modules under their old names
+    except ImportError:  # Python < 3.11: the same module under its old name
         parser = importlib.import_module("sre_parse")
-        compiler = importlib.import_module("sre_compile")
     try:
-        parsed = parser.parse(source, flags)
-        words = _necessary_words(parsed)
-        compiled = compiler.compile(parsed, flags)
-    except Exception:  # an internal API changed: compile plainly, answer every search
-        return re.compile(source, flags), None
-    return cast("re.Pattern[str]", compiled), words
+        # an int, as re.compile passes: a RegexFlag's & would cost an enum call a node
+        return _necessary_words(parser.parse(source, int(flags)))
+    except Exception:  # an internal API changed: every search runs the pattern
+        return None
 
 
 def _necessary_words(items: Any) -> frozenset[str] | None:
