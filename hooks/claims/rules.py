@@ -393,8 +393,17 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:confirmed|verified) (?:it(?:'s| is) )?green\b"
               r"|^\W*(?:(?:done|fixed|implemented|built|added|pushed|tested)\W+(?:and\s+)?)+"
               r"(?:verified|confirmed)\W*$"
+              r"|^\W*(?:(?:all\s+)?(?:done|fixed|implemented|finished|changed|updated|refactored|"
+              r"patched)\W+(?:and\s+)?)+(?:fully\s+)?tested(?:\s+(?:locally|end to end|end-to-end))?\W*$"
+              r"|\btested (?:it|this|that|the fix|the change|locally)?\W*(?:and\s+)?"
+              r"(?:it\s+|everything\s+)?(?:works|is working)(?:\s+(?:fine|as expected|correctly|now))?"
+              r"\W*$"
+              r"|\b(?:everything|it all) checks out\b"
+              r"|\bpass(?:ed|ing|es)?:\s*[1-9]\d*,?\s+fail(?:ed|ing|ures?)?:\s*0\b"
               r"|\b(?:all|every) (?:\w+ )?(?:checks|test runs?) (?:pass(?:ed)?|succeeded)\b"
               r"|\b(?:with )?(?:no|zero|0) (?:test )?failures\b"
+              r"|\b(?:completed|finished|ran|executed|passed)\s+(?:cleanly\s+|successfully\s+)?"
+              r"without (?:any |a single )?(?:test )?failures\b"
               r"|\b[1-9]\d* (?:tests? )?passed(?:,? (?:0|no) failed)?\b"
               r"|\b[1-9]\d* (?:tests? )?passing\b"
               r"(?![^.]*\b[1-9]\d* (?:failed|errors?)\b)"
@@ -464,7 +473,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"suites?|specs?))\s+(?:all\s+|are\s+)?ok\b"
               rf"|\b(?:{SUBJECT})\b[^.;:]{{0,30}}:\s*(?:pass(?:ed)?|ok|green|success)\b{NOT_AN_OBJECT}"
               rf"|\b(?:{RUNNER})\s+(?:exit(?:ed|s)?\s+(?:with\s+)?(?:code\s+|status\s+)?|"
-              rf"exit code\s+|returned\s+|rc=)0\b",
+              rf"exit code\s+|returned\s+|rc=)0\b"
+              rf"|\bexit (?:code|status) (?:of )?0 (?:from|for) (?:the )?(?:{RUNNER}|tests|suite)\b",
               "Fixed. `go test ./...` comes back clean, and CI passed on all three runners.",
               "The build passes the `--release` flag through to cargo now."),
     ClaimRule("CLM010", "says green, of the run just described",
@@ -476,7 +486,7 @@ RULES: tuple[ClaimRule, ...] = (
               "Reran it after the rebase, green now.",
               "Reran it after the rebase: mostly green, one flaky failure."),
     ClaimRule("CLM011", "says it came back clean, of the tests just named",
-              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both|100%)"
+              r"(?:^[^\w\s]*|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both|100%)"
               r"\s+)*(?:came back clean|comes back clean|came through clean|ran clean|runs clean|"
               r"(?:a )?clean bill of health|"
               r"passed|passing|"
@@ -494,6 +504,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\s*test (?:suites|files):?\s+\d+ passed"
               r"|^\s*tests\s+\d+ passed \(\d+\)"
               r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
+              r"|^\s*all [1-9]\d* tests passed\b"
+              r"|\bran [1-9]\d* tests? in [\d.]+m?s\W{1,8}ok\b"
               # pytest -v: a test ID and its verdict
               r"|^\s*[\w./-]+\.py::[\w\[\].-]+(?:::[\w\[\].-]+)*\s+passed\b"
               r"|^\s*ok\s+\S+\s+(?:[\d.]+m?s|\(cached\))"

@@ -65,7 +65,7 @@ _CONDITION = compiled_on_use(
     r"requires|requirements?|criteria|precondition|prerequisite|definition of done|"
     r"my understanding|as far as i (?:know|can tell)|afaik|i assume|after (?:you|we)\b|"
     r"presumably|supposedly|apparently|reportedly|allegedly|in theory|in principle|"
-    r"theoretically|on paper|ideally|"
+    r"theoretically|on paper|ideally|fingers crossed|knock on wood|touch wood|with (?:any )?luck|"
     r"will (?:confirm|verify|check|run|test|see)|"
     r"check (?:that|whether)|(?<!continue )(?<!continues )(?<!ought )(?<!going )to pass|"
     r"next step|to-?do(?!\s+(?:pasa|está|esta|en verde|bien)\b)|plan(?:s|ned)? to|"
@@ -221,7 +221,9 @@ _INSTRUCTION = compiled_on_use(r"\W*(?:(?:to|how to) (?:verify|test|check|confir
                           r"(?:acceptance|merge|review) checklist|task|goal|objective|"
                           r"requirements?|definition of done|acceptance|plan|next steps?|to-?do)"
                           r"(?:\s+for [^:\n]{0,40})?\s*:"
-                          r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#]|\s+by\b)",
+                          r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#]|\s+by\b)"
+                          r"|\W*(?:you|reviewers?|the reviewer) (?:can|could|may|might want to) "
+                          r"(?:verify|test|check|confirm|reproduce|run|try)\b",
                           re.IGNORECASE)
 # a clause that ends by moving the claim back in time: "passed in the wrong order before"
 _ENDS_EARLIER = compiled_on_use(r"[^,;]*\b(?:before|previously|earlier|yesterday)\W*$", re.IGNORECASE)
@@ -334,6 +336,8 @@ _CONFUSABLES = str.maketrans(
     "АВЕКМНОРСТХУІЈЅԌԚԜΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
     "aeopcyxijsdhlqwyagioaeikvptux"
     "ABEKMHOPCTXYIJSGQWABEZHIKMNOPTYX")
+# marks that say "passed" as a tick does, read as the tick: a green circle, a green heart
+_VERDICT_MARKS = str.maketrans({"\U0001f7e2": "\u2705", "\U0001f49a": "\u2705"})
 
 
 class Claim:
@@ -356,7 +360,7 @@ def normalised(text: str) -> str:
     if text.isascii():
         return text
     text = unicodedata.normalize("NFKC", _INVISIBLE.sub("", text))
-    return text.translate(_CONFUSABLES)
+    return text.translate(_CONFUSABLES).translate(_VERDICT_MARKS)
 
 
 _TEST_NAME = compiled_on_use(r"test_\w{2,}|\w{2,}_test|Test[A-Z]\w+|[\w./-]+\.(?:test|spec)\.[jt]sx?"
@@ -513,7 +517,7 @@ _NOT_WHOLE = compiled_on_use(
     r"|(?:this|it|that|them)\s+(?:as\s+)?(?:done|fixed|stable|ready))\b", re.IGNORECASE)
 # a test that is flaky now: "`auth.spec` is flaky", "test_upload flaked twice in 10 runs"
 _FLAKY_NOW = compiled_on_use(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks?|been|theyre|its))"
-                        r"\s+(?:\w+\s+)?flaky\b"
+                        r"\s+(?!(?:not|never|no longer)\b)(?:\w+\s+)?flaky\b"
                         r"|\bflak(?:ed|es|ing)\s+(?:on|in|about|once|twice|again|sometimes|"
                         r"\d+|locally|intermittently)\b"
                         r"|\bpass(?:ed|es)\s+(?:in\s+|on\s+)?(?P<part>\d+)\s*(?:/|of|out of)\s*"
@@ -889,7 +893,10 @@ def find_claims(text: str) -> list[Claim]:
     withdrawn = max((a for _line, a, b in spans
                      if _withdraws(plain[a:b]) or _fails_inline(text[a:b])), default=-1)
     retracted = max((b for _line, a, b in spans if _RETRACTED.search(plain[a:b])), default=-1)
-    no_tests = max((m.start() for m in _ZERO_TESTS.finditer(text)), default=-1)
+    # (not one told as before: "Previously it said [no tests to run]; now 12 pass")
+    no_tests = max((m.start() for m in _ZERO_TESTS.finditer(text)
+                    if not _EARLIER.search(text, text.rfind("\n", 0, m.start()) + 1,
+                                           _line_end(text, m.start()))), default=-1)
     # ... and a run of no tests voids what its line and the lines above it claim
     no_tests_end = -1 if no_tests < 0 else text.find("\n", no_tests)
     if no_tests >= 0 and no_tests_end < 0:
@@ -948,6 +955,12 @@ _OF_THE_TESTS = compiled_on_use(rf"{TEST_CONTEXT.pattern}|\b(?:them|they|it|anyt
                            r"crates?|targets?|"
                            r"envs?|platforms?|of the (?:\d+|two|three|four|five|six|seven|eight|"
                            r"nine|ten))\b", re.IGNORECASE)
+
+
+def _line_end(text: str, at: int) -> int:
+    """Where the line holding AT ends."""
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
 
 
 def _fails_inline(sentence: str) -> bool:
