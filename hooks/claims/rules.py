@@ -472,6 +472,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:\w+\s+)?(?:packages?|envs?|jobs?|targets?|workspaces?|crates?|modules?|"
               rf"suites?|specs?))\s+(?:all\s+|are\s+)?ok\b"
               rf"|\b(?:{SUBJECT})\b[^.;:]{{0,30}}:\s*(?:pass(?:ed)?|ok|green|success)\b{NOT_AN_OBJECT}"
+              rf"|\b(?:{SUBJECT})\s+(?:came|comes) back (?:all )?(?:ok|okay|fine)\b"
               rf"|\b(?:{RUNNER})\s+(?:exit(?:ed|s)?\s+(?:with\s+)?(?:code\s+|status\s+)?|"
               rf"exit code\s+|returned\s+|rc=)0\b"
               rf"|\bexit (?:code|status) (?:of )?0 (?:from|for) (?:the )?(?:{RUNNER}|tests|suite)\b",
@@ -536,6 +537,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\{ total: (?P<tt>[1-9]\d*), pass: (?P=tt) \}"
               r"|\bpassed: total (?P<sb>[1-9]\d*), failed 0, errors 0, passed (?P=sb)\b"
               r"|\bran [1-9]\d* tests?(?: in [\d.]+s)?,? ok\b"
+              r"|^\s*#\s*pass:\s+[1-9]\d*\s*$"  # automake's test-suite summary
+              # jest's per-file lines, a make check's [PASS] or PASS: lines
+              r"|(?-i:^\s*(?:\[PASS\]|PASS:?)\s+[\w./:\[\]-]+(?:\s+\([\d.]+\s*m?s\))?\s*$)"
               r"|\+[1-9]\d*: all tests passed!"
               r"|^\s*#\s*pass:\s*[1-9]\d*\s*$"
               r"|\[ fail 0 \| warn \d+ \| skip \d+ \| pass [1-9]\d* \]"
@@ -581,7 +585,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               r"^(?!.*\b(?:nicht|kein\w*|pas|jamais|no|não|nao|nunca|ni)\b)"
               r"(?!.*(?:\bfehl\w*|\bscheiter\w*|\brot\b|échou\w*|\bfall(?:a|an|aron|ó|am|aram)\b|"
-              r"\bfalh\w*|\brouge\b|\bojo\b))"
+              r"\bfalh\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
               r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
@@ -593,7 +597,14 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:la |die |a )?(?:ci|pipeline|build) (?:ist|est|está|esta|war|läuft) (?:\w+ )?"
               r"(?:grün|verte?|en verde|verde|durch|erfolgreich)\b"
               r"|\b(?:tous|toutes) les (?:tests|jobs|checks) sont (?:passés|verts|ok)\b"
-              r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b)",
+              r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b"
+              r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+){0,2}(?:erfolgreich|fehlerfrei|sauber|grün)\b"
+              r"|\b(?:ci|pipeline|build|testes?|suíte)\s+(?:passou|passaram|ficou verde|está verde)\b"
+              r"|\b(?:terminó|termino|acabó|quedó|salió|finalizó|terminou|acabou|ficou)\s+"
+              r"(?:en verde|em verde|verde|bien|sin errores|sem erros|correctamente|com sucesso)\b"
+              r"|\b[1-9]\d* (?:tests?|testes|pruebas) (?:réussis|passés|bestanden|erfolgreich|"
+              r"aprobad[oa]s|exitos[oa]s|aprovados|passaram|pasaron)\b"
+              r"|\b(?:tests?|testes|pruebas)\b[^.;:]{0,40}?\b(?:réussissent|ont réussi)\b)",
               "Bug behoben, alle Tests grün.",
               "Bug behoben, aber die Tests sind noch nicht grün."),
 )

@@ -57,8 +57,9 @@ _NEGATION = compiled_on_use(r"\b(?:not|no longer|never|nor|cannot|without|unable
                        r"fail(?:s|ed|ing)? to|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
 _CONDITION = compiled_on_use(
     r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
-    r"so that|in order|as soon as|(?<!yet )to (?:make sure|ensure|check|confirm|verify|see|get|make)|"
-    r"make sure|ensure|"
+    r"so that|in order|as soon as|(?<!yet )(?<!asked me )(?<!asked us )"
+    r"to (?:make sure|ensure|check|confirm|verify|see|get|make)|"
+    r"(?<!asked me to )(?<!asked us to )(?:make sure|ensure)|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
     r"tried|hoping|supposed to|must|required(?!\s+(?:status\s+)?(?:checks?|jobs?|tests?)\b)|"
@@ -141,7 +142,7 @@ _UNVERIFIED = compiled_on_use(
     r"hasn't|never|couldn't|could not|can't|cannot|wasn't able to|weren't able to|unable to|"
     r"not able to|wasn't|was not|weren't|were not)\s+(?:actually\s+|yet\s+|really\s+)?"
     rf"(?:run|ran|re-?run|re-?ran|execute|executed|test|tested|re-?tested|verify|verified|check|"
-    rf"checked|try|tried)\b"
+    rf"checked|try|tried|launch|launched|kick off|kicked off|trigger|triggered)\b"
     rf"{_NOT_THE_TESTS}"
     r"|(?:tests?|specs?|suite)(?:\s*\([^)\n]{0,60}\))?\s+(?:were|was|are|is|have|has)(?:\s+not|n't)"
     r"\s+(?:yet\s+)?"
@@ -285,7 +286,7 @@ _PENDING = compiled_on_use(r"[\u23f3\u26a0]|\bnot run\b|(?<!nothing )(?<!no )\bp
                       rf"|^[ \t]*(?:[-*+][ \t]*)?\[ \][^\n]*\b(?:tests?|specs?|suites?|ci|checks?|lint|"
                       rf"types?|typecheck|builds?|{KINDS}|{RUNNER})\b"
                       r"|\|\s*(?:[^\w\s]\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|skipped|todo)\b"
-                      r"|^[^\w\n]*(?:fail(?:ed|ing|s)?|red|broken)\b"
+                      r"|^[^\w\n]*(?:fail(?:ed|ing|s)?|red|broken)\b(?!\s*:?\s*0\b)"
                       r"|:\s*(?:[^\w\s]\s*)?(?:(?!no\b|none\b|zero\b|\d)\w+\s+)?(?:fail(?:ed|ing|s)?|red|"
                       r"errors?|errored|broken|skipped)\b"
                       r"|^[ \t]*(?:[-*+][ \t]*)?\w[\w./-]*[ \t]{2,}(?:[-\u2013\u2014(][-\u2013\u2014\s(]*)?"
@@ -298,6 +299,7 @@ _PENDING = compiled_on_use(r"[\u23f3\u26a0]|\bnot run\b|(?<!nothing )(?<!no )\bp
 _WAS = compiled_on_use(r"\b(?:(?:was|were|had been|used to be)(?:\s+at|:)?|(?:down\s+)?from)\s+\d+\s+"
                   r"(?:failing|failed|failures?|errors?|flaky|flakes?)\b", re.IGNORECASE)
 _EARLIER = compiled_on_use(r"\b(?:before|previously|earlier|initially|originally|yesterday|"
+                      r"(?:the )?(?:1st|first|initial) (?:run|try|attempt|pass|go)\b|"
                       r"(?:1st|2nd|first|second)(?: (?:run|try|attempt|pass|go))?:|"
                       r"last (?:week|night|time|run)|this morning|"
                       r"after (?:\w+ ){0,2}(?:days?|hours?|weeks?|months?|rounds?|attempts?|tries) of|"
@@ -781,15 +783,15 @@ _NO_APOSTROPHE = compiled_on_use(r"\b(have|has|had|did|does|do|is|are|was|were|c
 _TYPOS = compiled_on_use(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
                     r"(?P<passing>pas+ing|pasing|pas+ign|pas+in(?=\s|$|[.,!'])|pas+in')|"
                     r"(?P<succeeded>suc+e+ded|succeedd)|(?P<successful>suc+es+ful+)|"
-                    r"(?P<tests>tets|tsets|tesst|testss|tsts)|(?P<green>gre{3,}n|gren)|"
+                    r"(?P<tests>tets|tsets|tesst|testss|tsts)|(?P<unit_tests>unittests)|(?P<green>gre{3,}n|gren)|"
                     r"(?P<everything>evrything|everyting|evertyhing|everthing)|(?P<every>evry|evrey)|"
                     r"(?P<verified>verfied|verifed|verifid)|(?P<pipeline>pipline|pipleine)|"
                     r"(?P<nothing>nothin'?(?=\s))|(?<=\ball )(?P<pass>pas)(?=\s|$|[.,!])|"
-                    r"(?P<passes>pasess|passess|pases|(?<=\btests )pas(?=\s|$|[.,!])))(?!\w)", re.IGNORECASE)
+                    r"(?P<passes>pasess|passess|pases|(?<=\ball )passs|(?<=\btests )pas(?=\s|$|[.,!])))(?!\w)", re.IGNORECASE)
 
 
 def _typo(match: re.Match[str]) -> str:
-    word = match.lastgroup or ""
+    word = (match.lastgroup or "").replace("_", " ")
     return word if match.group(0).lower() != word else match.group(0)
 
 
@@ -936,7 +938,11 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works|about (?:this|it))|"
                         r"\billustrative\b|not from a real run|"
                         r"(?:(?<=n)'t|not) count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass(?:ing)?|green)|"
-                        r"(?:before|until) (?:i|we) (?:call|count|declare) (?:it|this))\b", re.IGNORECASE)
+                        r"(?:before|until) (?:i|we) (?:call|count|declare) (?:it|this)|"
+                        # the same, in German, French, Spanish and Portuguese
+                        r"en fait,? non|je me suis trompé|me equivoqué|en realidad,? no|"
+                        r"na verdade,? não|eu me enganei|me enganei|ich habe mich geirrt|"
+                        r"doch nicht|stimmt nicht)\b", re.IGNORECASE)
 # a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no tests to run]"
 _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?|items)\b"
                          r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b"
