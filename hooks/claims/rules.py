@@ -255,7 +255,7 @@ TEST_CONTEXT = compiled_on_use(r"\b(?:tests?|specs?|suites?|test cases?|pytest|j
                           r"jobs?|pipelines?|workflows?|builds?|re-?ran|rerun|tested|"
                           r"phpunit|playwright|cypress|gradlew?|mvn|make (?:test|check)|"
                           rf"(?:re-?)?ran (?:the |both |all )?{KINDS}\b|"
-                          r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|flaky|ran (?:em|'em|them|it) all|"
+                          r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|flaky|ran (?:em|'em|them|it) all|ran (?:em|'em|them)|"
                           r"ran the (?:whole )?lot|"
                           r"(?:re-?)?ran (?:everything|"
                           r"it all|the whole thing))\b", re.IGNORECASE)
@@ -473,6 +473,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"suites?|specs?))\s+(?:all\s+|are\s+)?ok\b"
               rf"|\b(?:{SUBJECT})\b[^.;:]{{0,30}}:\s*(?:pass(?:ed)?|ok|green|success)\b{NOT_AN_OBJECT}"
               rf"|\b(?:{SUBJECT})\s+(?:came|comes) back (?:all )?(?:ok|okay|fine)\b"
+              rf"|\b(?:{RUNNER}|tests|ci|checks|matrix)\s*:\s*[^.;:\n]{{0,40}}?\ball (?:ok|green|"
+              rf"pass(?:ed|ing)?)\b"
               rf"|\b(?:{RUNNER})\s+(?:exit(?:ed|s)?\s+(?:with\s+)?(?:code\s+|status\s+)?|"
               rf"exit code\s+|returned\s+|rc=)0\b"
               rf"|\bexit (?:code|status) (?:of )?0 (?:from|for) (?:the )?(?:{RUNNER}|tests|suite)\b",
@@ -480,21 +482,24 @@ RULES: tuple[ClaimRule, ...] = (
               "The build passes the `--release` flag through to cargo now."),
     ClaimRule("CLM010", "says green, of the run just described",
               r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|still|all|"
-              r"100%|fully|should(?: now)? be)\s+)*(?:all\s+)?green(?:\s+(?:now|again|locally|too|"
+              r"100%|fully|should(?: now)? be)\s+)*(?:all\s+(?:[1-9][\d,]*\s+)?)?green(?:\s+(?:now|again|locally|too|"
               r"both times|every time|each time|all \d+ times|throughout|"
               r"on (?:ci|my machine|my end|the branch)))*\W*"
               r"(?=$|[,.;!)])",
               "Reran it after the rebase, green now.",
               "Reran it after the rebase: mostly green, one flaky failure."),
     ClaimRule("CLM011", "says it came back clean, of the tests just named",
-              r"(?:^[^\w\s]*|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both|100%)"
+              r"(?:^[^\w\s]*|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it|they|still|all|both|100%|"
+              r"should|ought to)"
               r"\s+)*(?:came back clean|comes back clean|came through clean|ran clean|runs clean|"
               r"(?:a )?clean bill of health|"
               r"passed|passing|"
               r"succeeded|"
-              r"passes|all passed|all pass|pass(?:ed)? every time)(?:\s+(?:now|again|locally|too|"
+              r"passes|all passed|all pass|pass(?:ed)? every time|(?:(?<=should )|(?<=ought to ))pass(?![^.;?!\n]*\b(?:once|if|when|as soon as|after|until)\b))"
+              r"(?:\s+(?:now|again|locally|too|"
               r"both times|every time|throughout|cleanly|clean|fine|successfully|"
               r"after (?:the |my |a )?(?:rebase|fix|change|merge|revert|update)))*"
+              r"(?:\s*\([^()\n]{0,60}\))?"  # "passed (lint + 129 unit tests)"
               rf"{CLAUSE_END}",
               "Ran `go test -race ./...` \u2014 came back clean.",
               "Ran `go test -race ./...` \u2014 it hung on TestWatcher."),
@@ -583,7 +588,10 @@ RULES: tuple[ClaimRule, ...] = (
     # German, French, Spanish and Portuguese, as people write them beside English; a clause
     # that negates or tells of a failure in its own language is no claim
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
-              r"^(?!.*\b(?:nicht|kein\w*|pas|jamais|no|não|nao|nunca|ni)\b)"
+              # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
+              r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
+              r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
+              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos))|não|nao|nunca|ni)\b)"
               r"(?!.*(?:\bfehl\w*|\bscheiter\w*|\brot\b|échou\w*|\bfall(?:a|an|aron|ó|am|aram)\b|"
               r"\bfalh\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
               r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"

@@ -69,7 +69,7 @@ _CONDITION = compiled_on_use(
     r"theoretically|on paper|ideally|fingers crossed|knock on wood|touch wood|with (?:any )?luck|"
     r"will (?:confirm|verify|check|run|test|see)|"
     r"check (?:that|whether)|(?<!continue )(?<!continues )(?<!ought )(?<!going )to pass|"
-    r"next step|to-?do(?!\s+(?:pasa|está|esta|en verde|bien)\b)|plan(?:s|ned)? to|"
+    r"next step|to-?do(?!\s+(?:pasa|está|esta|en verde|verde|bien)\b)|plan(?:s|ned)? to|"
     r"i'll|i will|we'll|we will|i'm going to|gonna|work(?:ing)? on (?:getting|making)|"
     r"remaining\s*:|left to do|still to do|outstanding\s*:|"
     r"(?:make|get) (?:the |all )?(?:\w+ )?(?:tests?|specs?|suites?|ci|builds?) (?:to )?"
