@@ -193,7 +193,7 @@ NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|" \
 # so "pytest -q passes" reads the verb)
 RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bunx|pnpm exec) )?" \
          r"(?:pytest|py\.test|jest|vitest|mocha|rspec|phpunit|playwright(?: test)?|" \
-         r"cypress(?: run)?|tox|nox|go test|cargo test|cargo nextest run|" \
+         r"cypress(?: run)?|tox(?: -e [\w,.-]+)?|nox(?: -s [\w,.-]+)?|go test|cargo test|cargo nextest run|" \
          r"(?:npm|yarn|pnpm|bun)(?: -[\w-]+)* (?:run )?test(?::[\w-]+)?|" \
          r"(?:npm|yarn|pnpm) (?:run )?vitest|make (?:test|check|verify|ci)|" \
          r"python3? -m (?:pytest|unittest)|python3? manage\.py test|dotnet test|" \
@@ -203,6 +203,8 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"turbo (?:run )?test|nx (?:run-many -t |affected -t )?test|" \
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
+# before a failure word of another language: counted as none ("0 Fehler", "ninguno falló")
+_NONE_BEFORE = r"(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
 KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|regression|" \
         r"snapshot|component|model|request|system|functional|api|ui|browser)"
@@ -227,6 +229,7 @@ SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|exist
 # what it did: passed, went green, came back clean ("is happy" only of the tests, CI or a runner)
 _LINK = r"(?:'s|'re|\s+(?:is|are|r|was|were|has|have|been|now|still|all|both|also|too|again|" \
         r"fully|consistently|stays?|stayed|looks?|looked|seems?|came back|comes? back|ran|runs?|" \
+        r"finishes|completes|" \
         r"went|goes|go|turned|turns|completed?|finished|should|ought to|will|be|do|does|did|each|" \
         r"came through|comes? through))"
 # a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
@@ -429,6 +432,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM008", "says nothing broke",
               r"\bnothing (?:else )?(?:broke|is broken|was broken|regressed|failed|fails|fell over|"
               r"is failing)\b|\bno (?:new )?(?:regressions?|test failures|failing tests)\b"
+              r"|\bnothing's (?:failing|broken|red)\b"
               r"|\b(?:zero|0) (?:failures|failed|failing)\b"
               r"|\bnothing else (?:is |was |got |seems |appears )?(?:to be )?"
               r"(?:affected|impacted)\b"
@@ -473,6 +477,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"suites?|specs?))\s+(?:all\s+|are\s+)?ok\b"
               rf"|\b(?:{SUBJECT})\b[^.;:]{{0,30}}:\s*(?:pass(?:ed)?|ok|green|success)\b{NOT_AN_OBJECT}"
               rf"|\b(?:{SUBJECT})\s+(?:came|comes) back (?:all )?(?:ok|okay|fine)\b"
+              r"|\b(?:the\s+)?(?:pr|pull request|mr|merge request|branch)(?:\s+#?\d+)?\s+(?:is|'s|looks|went|"
+              r"turned)\s+(?:all\s+)?green\b"
               rf"|\b(?:{RUNNER}|tests|ci|checks|matrix)\s*:\s*[^.;:\n]{{0,40}}?\ball (?:ok|green|"
               rf"pass(?:ed|ing)?)\b"
               rf"|\b(?:{RUNNER})\s+(?:exit(?:ed|s)?\s+(?:with\s+)?(?:code\s+|status\s+)?|"
@@ -590,10 +596,13 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
+              r"nenhum\w*(?!\s+(?:falha|erro|regress))|ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
               r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos))|não|nao|nunca|ni)\b)"
-              r"(?!.*(?:\bfehl\w*|\bscheiter\w*|\brot\b|échou\w*|\bfall(?:a|an|aron|ó|am|aram)\b|"
-              r"\bfalh\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
+              # a failure word, not one counted as none ("0 Fehler", "ninguno falló")
+              rf"(?!.*(?:{_NONE_BEFORE}\bfehl\w*|\bscheiter\w*|\brot\b|{_NONE_BEFORE}échou\w*|"
+              rf"{_NONE_BEFORE}\bfall(?:a|an|aron|ó|am|aram|os?)\b|"
+              rf"{_NONE_BEFORE}\bfalh\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
               r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
@@ -607,10 +616,14 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:tous|toutes) les (?:tests|jobs|checks) sont (?:passés|verts|ok)\b"
               r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+){0,2}(?:erfolgreich|fehlerfrei|sauber|grün)\b"
+              r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+)?durch\b(?=[^.;]*\b(?:grün|0 fehler|keine fehler|"
+              r"bestanden)\b)"
+              r"|\b(?:ci|pipeline|build)(?:\s+\w+){1,3}\s+(?:ist|est|está|esta|war)\s+(?:\w+\s+)?"
+              r"(?:grün|verte?|en verde|verde)\b"
               r"|\b(?:ci|pipeline|build|testes?|suíte)\s+(?:passou|passaram|ficou verde|está verde)\b"
               r"|\b(?:terminó|termino|acabó|quedó|salió|finalizó|terminou|acabou|ficou)\s+"
               r"(?:en verde|em verde|verde|bien|sin errores|sem erros|correctamente|com sucesso)\b"
-              r"|\b[1-9]\d* (?:tests?|testes|pruebas) (?:réussis|passés|bestanden|erfolgreich|"
+              r"|\b[1-9]\d* (?:tests? |testes |pruebas |tests? sind )?(?:réussis|passés|bestanden|erfolgreich|"
               r"aprobad[oa]s|exitos[oa]s|aprovados|passaram|pasaron)\b"
               r"|\b(?:tests?|testes|pruebas)\b[^.;:]{0,40}?\b(?:réussissent|ont réussi)\b)",
               "Bug behoben, alle Tests grün.",

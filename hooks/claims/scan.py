@@ -142,7 +142,7 @@ _UNVERIFIED = compiled_on_use(
     r"hasn't|never|couldn't|could not|can't|cannot|wasn't able to|weren't able to|unable to|"
     r"not able to|wasn't|was not|weren't|were not)\s+(?:actually\s+|yet\s+|really\s+)?"
     rf"(?:run|ran|re-?run|re-?ran|execute|executed|test|tested|re-?tested|verify|verified|check|"
-    rf"checked|try|tried|launch|launched|kick off|kicked off|trigger|triggered)\b"
+    rf"checked|try|tried|launch|launched|kick off|kicked off|trigger|triggered|start|started)\b"
     rf"{_NOT_THE_TESTS}"
     r"|(?:tests?|specs?|suite)(?:\s*\([^)\n]{0,60}\))?\s+(?:were|was|are|is|have|has)(?:\s+not|n't)"
     r"\s+(?:yet\s+)?"
@@ -237,7 +237,8 @@ _LEAD_IN_WHEN = compiled_on_use(r"\b(?:before|previously|earlier|baseline|on mai
                            r"link(?:s|ed|ing)?)\b", re.IGNORECASE)
 _LEAD_IN_COLON = compiled_on_use(r"\b(?:client|cliente|kunde)\b", re.IGNORECASE)
 _LEAD_IN = compiled_on_use(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:log|output|report)s?)|"
-                      r"reporter|reported|user's|their (?:log|output|run|ci|build)s?|"
+                      r"reporter|(?<!\benv )(?<!\benvs )(?<!\bjob )(?<!\bjobs )(?<!\bsuite )(?<!\bci )"
+                      r"(?<!\btox )(?<!\bnox )(?<!\bit )(?<!\bthey )reported|user's|their (?:log|output|run|ci|build)s?|"
                       r"attached|customer'?s?|someone(?:'s| else's)?|linked|not mine|"
                       r"contractor'?s?|colleague'?s?|teammate'?s?|co-?worker'?s?|"
                       r"another (?:team|machine|dev))\b", re.IGNORECASE)
