@@ -490,7 +490,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|still|all|"
               r"100%|fully|should(?: now)? be)\s+)*(?:all\s+(?:[1-9][\d,]*\s+)?)?green(?:\s+(?:now|again|locally|too|"
               r"both times|every time|each time|all \d+ times|throughout|"
-              r"on (?:ci|my machine|my end|the branch)))*\W*"
+              r"on (?:ci|my machine|my end|the branch)))*(?:\s*\([^()\n]{0,40}\))?\W*"
               r"(?=$|[,.;!)])",
               "Reran it after the rebase, green now.",
               "Reran it after the rebase: mostly green, one flaky failure."),
@@ -596,7 +596,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
-              r"nenhum\w*(?!\s+(?:falha|erro|regress))|ningun\w*(?!\s+(?:fall|error|regres))|"
+              r"nenhum\w*(?!\s+(?:falh|erro|regress))|ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
               r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos))|não|nao|nunca|ni)\b)"
               # a failure word, not one counted as none ("0 Fehler", "ninguno falló")
@@ -614,7 +614,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:la |die |a )?(?:ci|pipeline|build) (?:ist|est|está|esta|war|läuft) (?:\w+ )?"
               r"(?:grün|verte?|en verde|verde|durch|erfolgreich)\b"
               r"|\b(?:tous|toutes) les (?:tests|jobs|checks) sont (?:passés|verts|ok)\b"
-              r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b"
+              r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b|\bpasan? sin (?:errores|fallos)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+){0,2}(?:erfolgreich|fehlerfrei|sauber|grün)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+)?durch\b(?=[^.;]*\b(?:grün|0 fehler|keine fehler|"
               r"bestanden)\b)"

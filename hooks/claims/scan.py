@@ -144,6 +144,8 @@ _UNVERIFIED = compiled_on_use(
     rf"(?:run|ran|re-?run|re-?ran|execute|executed|test|tested|re-?tested|verify|verified|check|"
     rf"checked|try|tried|launch|launched|kick off|kicked off|trigger|triggered|start|started)\b"
     rf"{_NOT_THE_TESTS}"
+    rf"|\bskip(?:ped)?\s+(?:running\s+)?(?:the\s+)?(?:{RUNNER}|tests|test suite|suite)\b"
+    r"|-DskipTests\b|--skip-tests\b"
     r"|(?:tests?|specs?|suite)(?:\s*\([^)\n]{0,60}\))?\s+(?:were|was|are|is|have|has)(?:\s+not|n't)"
     r"\s+(?:yet\s+)?"
     r"(?:been\s+)?(?:run|executed)"
