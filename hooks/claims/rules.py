@@ -204,7 +204,7 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # before a failure word of another language: counted as none ("0 Fehler", "ninguno falló")
-_NONE_BEFORE = r"(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )"
+_NONE_BEFORE = r"(?<!nada )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
 KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|regression|" \
         r"snapshot|component|model|request|system|functional|api|ui|browser)"
@@ -231,12 +231,12 @@ _LINK = r"(?:'s|'re|\s+(?:is|are|r|was|were|has|have|been|now|still|all|both|als
         r"fully|consistently|stays?|stayed|looks?|looked|seems?|came back|comes? back|ran|runs?|" \
         r"finishes|completes|" \
         r"went|goes|go|turned|turns|completed?|finished|should|ought to|will|be|do|does|did|each|" \
-        r"came through|comes? through))"
+        r"came through|comes? through|went through|goes through|got through|lit up|lights up|(?:ran|runs) and (?:came|comes) back))"
 # a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
 # green") unless nothing stands between them ("unit + e2e green")
 VERDICT = rf"{_LINK}{{0,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?)\b" \
           rf"|{_LINK}{{1,4}}\s+(?:all\s+|100%\s+|fully\s+|back\s+to\s+)?" \
-          r"(?:100%(?!\s*(?:of|coverage|covered|cpu|sure))|passing|green|clean(?:ly)?|" \
+          r"(?:100%(?!\s*(?:of|coverage|covered|cpu|sure))|passing|green|clean(?:ly)?|spotless|pristine|" \
           r"successful(?:ly)?)\b"
 STATE = r"\s+(?:all\s+|both\s+|now\s+|back\s+to\s+)?(?:passing|green|clean|successful)\b"
 # what may follow a verdict: not an object ("passes artifacts between stages") or a noun it
@@ -251,10 +251,10 @@ VERDICT_END = r"(?=\s*(?:$|[^\w\s]|\d|(?:on|in|for|with|locally|now|again|too|al
 # where a verdict said of the run just described ends: at the clause's end, or at an emoji
 CLAUSE_END = r"(?:\W*(?=$|[,.;!)])|\s*[\U0001F300-\U0001FAFF\u2600-\u27BF])"
 SOFT_VERDICT = r"(?:'s|'re|\s+(?:is|are|was|were|looks?|seems?|came back|comes? back))\s+" \
-               r"(?:all\s+|now\s+)?(?:happy|ok|fine|good)\b(?!\s+to\b)"
+               r"(?:all\s+|now\s+)?(?:happy|ok|fine|good|gucci|peachy)\b(?!\s+to\b)"
 # what names the tests, for a pronoun claim to be about them
 TEST_CONTEXT = compiled_on_use(r"\b(?:tests?|specs?|suites?|test cases?|pytest|jest|vitest|mocha|"
-                          r"rspec|unittest|cargo test|go test|npm test|tox|nox|ci|checks?|"
+                          r"rspec|unittest|cargo test|go test|npm test|tox|nox|ci|(?<!ruff )(?<!cargo )(?<!flake8 )(?<!biome )checks?|"
                           r"jobs?|pipelines?|workflows?|builds?|re-?ran|rerun|tested|"
                           r"phpunit|playwright|cypress|gradlew?|mvn|make (?:test|check)|"
                           rf"(?:re-?)?ran (?:the |both |all )?{KINDS}\b|"
@@ -290,6 +290,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?=\s*(?:$|[,.;!)]|(?:and|now|too|again|locally|on|in)\b))"
               rf"|\b(?:pass(?:ed|ing)?|green|ok)\W{{0,3}}(?P<of>\d+)\s*/\s*(?P=of)\b"
               rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
+              rf"|^\W*pass(?:,?\s+pass){{2,}}\b"
               rf"|\b(?:tests?|specs?|suites?)\b[^.;:,]{{0,40}}?"
               rf"(?:,\s+(?:which\s+|(?:including|plus|along with|even|old and new)\b"
               rf"[^.;:,]{{0,40}},\s*))?"
@@ -333,7 +334,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:is|are|was|were|stays?|looks?|now|still)\s+(?:all\s+|fully\s+|still\s+)?"
               r"green\b"
               r"|\bgreen across the (?:board|matrix|pipeline)\b|\ball green\b"
-              r"|\bgreen (?:build|run|pipeline|ci|suite|test run)\b"
+              r"|\bgreen (?:build|run|pipeline|ci|suite|test run|board)\b"
+              r"|\b(?:tests|suite|build|pipeline|ci|checks|matrix)(?:'s|\s+is|\s+are)\s+(?:now\s+)?all\s+"
+              r"(?:check ?marks|ticks|green ticks|green checks)\b"
               r"|\b(?:tests?|suite|ci|build) green\b",
               "The suite is green again after the migration fix.",
               "The suite was red before the migration fix, and I could not get it to run."),
@@ -441,7 +444,10 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bnot (?:one|a single) (?:test )?failures? (?:left|remaining)\b"
               r"|\b(?:yet to see|haven't seen|have not seen|never saw|never seen|didn't see|"
               r"did not see)\s+(?:a single|one|any)\s+(?:test\s+)?failures?\b"
-              r"|\b(?:nothing|zero|no) (?:is |was |went |turned )?red\b"
+              r"|\b(?:nothing|zero|no)(?: in the (?:\w+ )?(?:suite|tests?|build|ci|pipeline|matrix|run))? "
+              r"(?:is |was |went |turned )?reds?\b"
+              r"|\bnot (?:a )?single (?:red|failing) (?:x|cross|mark|test|job|check|spec)\b"
+              rf"|\bno complaints from (?:the )?(?:{RUNNER}|ci|tests|suite|test runner|runner)\b"
               r"|\bnone (?:of them )?(?:failing|failed|fail)\b|\b(?:zero|0) regressions?\b"
               r"|\bneither (?:one |run |of them |job )?(?:reported|showed|had|gave) (?:a |any )?"
               r"(?:failures?|errors?)\b"
@@ -450,9 +456,10 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:fail(?:s|ed)?|(?:is|are|was|were) failing|broke)\b"
               r"|\b(?:the |all (?:the )?|my |our )?(?:tests?|specs?|suite) (?:didn't|did not|"
               r"don't|do not|doesn't|does not|no longer|never) fail(?:s|ed)?\b(?!\s+to\b)"
-              rf"|\b(?:{SUBJECT}),?\s+(?:runs?|ran|completes?|completed|finishe[sd]|pass(?:es|ed)?)"
-              r"\s+without (?:any |a single )?(?:errors?|failures?|failing tests?|issues?|"
-              r"problems?)\b",
+              rf"|\b(?:{SUBJECT}),?\s+(?:runs?|ran|completes?|completed|finishe[sd]|pass(?:es|ed)?|"
+              r"went through|goes through|got through|ate it|handled it)"
+              r"\s+without (?:any |a single |a )?(?:errors?|failures?|failing tests?|issues?|"
+              r"problems?|complaints?|hiccups?|hitch(?:es)?|reds?|blips?)\b",
               "Refactored the parser; nothing broke.",
               "I am not sure nothing broke: the suite did not run.",
               negative_form=True),
@@ -477,6 +484,9 @@ RULES: tuple[ClaimRule, ...] = (
               rf"suites?|specs?))\s+(?:all\s+|are\s+)?ok\b"
               rf"|\b(?:{SUBJECT})\b[^.;:]{{0,30}}:\s*(?:pass(?:ed)?|ok|green|success)\b{NOT_AN_OBJECT}"
               rf"|\b(?:{SUBJECT})\s+(?:came|comes) back (?:all )?(?:ok|okay|fine)\b"
+              r"|\b(?:sailed|breezed|cruised|flew) through (?:ci|the pipeline|the checks|(?:all )?the tests|"
+              r"the (?:test )?suite|the matrix)\b"
+              rf"|\b(?:{RUNNER}|tests|specs|suite|output)\s+(?:is|was|are|were)\s+all dots\b|\ball dots,? no [fe]s\b"
               r"|\b(?:the\s+)?(?:pr|pull request|mr|merge request|branch)(?:\s+#?\d+)?\s+(?:is|'s|looks|went|"
               r"turned)\s+(?:all\s+)?green\b"
               rf"|\b(?:{RUNNER}|tests|ci|checks|matrix)\s*:\s*[^.;:\n]{{0,40}}?\ball (?:ok|green|"
@@ -556,6 +566,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\[ fail 0 \| warn \d+ \| skip \d+ \| pass [1-9]\d* \]"
               r"|\b[1-9]\d* tests? 0 failures(?: 0 ignored)?\b"
               r"|\bnox > session [\w.-]+ was successful\b"
+              r"|\[\s*[1-9]\d* tests successful\s*\]"  # the JUnit console launcher
+              r"|^\s*testing \S+ tests passed\b"  # Julia's Pkg.test
+              r"|\bexecuted (?P<ka>[1-9]\d*) of (?P=ka) success\b|^\s*total: [1-9]\d* success\s*$"  # karma
               r"|\bexecuted (?P<bz>[1-9]\d*) out of (?P=bz) tests?: (?P=bz) tests? pass\b"
               r"|\bpass=(?P<dbt>[1-9]\d*) warn=\d+ error=0 skip=\d+ total=(?P=dbt)\b"
               r"|(?:^|:\s)\s*\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))*"
@@ -598,7 +611,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
               r"nenhum\w*(?!\s+(?:falh|erro|regress))|ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
-              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos))|não|nao|nunca|ni)\b)"
+              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos))|não|nao|nunca|ni|"
+              r"sauf|excepto|salvo|exceto|außer|menos)\b)"
               # a failure word, not one counted as none ("0 Fehler", "ninguno falló")
               rf"(?!.*(?:{_NONE_BEFORE}\bfehl\w*|\bscheiter\w*|\brot\b|{_NONE_BEFORE}échou\w*|"
               rf"{_NONE_BEFORE}\bfall(?:a|an|aron|ó|am|aram|os?)\b|"
@@ -606,7 +620,7 @@ RULES: tuple[ClaimRule, ...] = (
               r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
-              r"pasan|pasaron|están en verde|passam|passaram)\b"
+              r"pasan?|pasaron|están en verde|passam|passaram|au vert)\b"
               r"|\b(?:pasan|pasaron|passam|passaram|passent) (?:todos |todas |tous |toutes )?"
               r"(?:los |las |os |as |les )?(?:tests?|pruebas|testes|checks|jobs)\b"
               r"|\b(?:alles|tout|todo|tudo) (?:ist |est |está |esta )?(?:grün|vert|en verde|verde|"
