@@ -178,7 +178,14 @@ _UNVERIFIED = compiled_on_use(
     r"|(?:didn't|did not|haven't|have not|never) (?:kick(?:ed)?|start(?:ed)?) (?:that |it |them |"
     r"the \w+ )?off\b"
     r"|\b(?:not|nothing|isn't|aren't)\s+(?:\w+\s+){0,4}covered by (?:any )?(?:automated )?tests\b"
-    r"|\bno (?:\w+ )?(?:automated )?(?:test suite|tests) (?:for|in|here|at all)\b"
+    r"|\bno (?:\w+ )?(?:automated )?(?:test suite|tests) (?:for|in|here|at all|cover(?:s|ing)?|that cover)\b"
+    # the same, in Portuguese, Spanish, French and German: "o resto não rodei", "solo corrí"
+    r"|\b(?:não|nao) (?:rodei|rodamos|executei|executamos|testei|rodou|foi rodad[oa])\b"
+    r"|\b(?:só|apenas|somente) (?:rodei|executei|testei)\b"
+    r"|\bno (?:corrí|ejecuté|he corrido|he ejecutado|probé|se corrió|se ejecutó)\b"
+    r"|\b(?:solo|sólo|solamente) (?:corrí|ejecuté|probé)\b"
+    r"|\bn'ai (?:pas|rien) (?:lancé|exécuté|testé|fait tourner)\b|\bn'ai lancé que\b"
+    r"|\bnicht (?:ausgeführt|laufen lassen|gestartet|getestet)\b|\bnur (?:die |den )?\w+ (?:laufen lassen|ausgeführt)\b"
     r"|\b(?:\d+|two|three|four|some|several|a few|half) (?:of (?:the|them|these)\s*(?:\w+\s+)?)?"
     r"(?:\w+\s+)?(?:were|was|got) skipped\b"
     r"|(?:didn't|did not|haven't|have not|never)\s+(?:got|get|gotten)\s+(?:a?round\s+)?to\b"
@@ -227,6 +234,9 @@ _INSTRUCTION = compiled_on_use(r"\W*(?:(?:to|how to) (?:verify|test|check|confir
                           r"(?:acceptance|merge|review) checklist|task|goal|objective|"
                           r"requirements?|definition of done|acceptance|plan|next steps?|to-?do)"
                           r"(?:\s+for [^:\n]{0,40})?\s*:"
+                          # "To verify locally, run `pytest`; all tests should pass"
+                          r"|\W*to (?:verify|test|check|confirm|reproduce)\b[^.;:\n]{0,40}?,\s*"
+                          r"(?:please\s+|just\s+|simply\s+)?(?:run|try|execute|re-?run|use|open)\b"
                           r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#]|\s+by\b)"
                           r"|\W*(?:you|reviewers?|the reviewer) (?:can|could|may|might want to) "
                           r"(?:verify|test|check|confirm|reproduce|run|try)\b",
@@ -548,6 +558,28 @@ def _run_failed(text: str) -> bool:
     return any(not _DENIED.search(text[:m.start()]) for m in _RUN_FAILED.finditer(text))
 
 
+# a fix told after a run's failures: "2 failures; fixed the tz handling and reran"
+_FIXED_SINCE = compiled_on_use(r"\b(?:fixed|resolved|addressed|after (?:the|my|that|this|a) "
+                               r"(?:fix|change|patch))\b", re.IGNORECASE)
+
+
+_FIXED_FIRST = compiled_on_use(r"\W*(?:(?:i|we)\s+|and\s+|then\s+)*(?:fixed|resolved|addressed|"
+                               r"after (?:the|my|that|this|a) (?:fix|change|patch))\b", re.IGNORECASE)
+
+
+def _now_after_fix(sentence: str) -> str | None:
+    """What SENTENCE tells after the fix of the run's failures it shows ("Had 2 failures;
+    fixed them, all pass": "them, all pass"), "" when it shows none, None when they stand."""
+    was = _WAS.sub(lambda m: " " * len(m.group(0)), sentence)
+    ends = [m.end() for m in _RUN_FAILED.finditer(was) if not _DENIED.search(was[:m.start()])]
+    if not ends:
+        return ""
+    fixed = _FIXED_SINCE.search(sentence, max(ends))
+    if fixed is None or _run_failed(sentence[fixed.end():]):
+        return None
+    return sentence[fixed.end():]
+
+
 def _flaky_now(text: str) -> bool:
     """TEXT says a test is flaky now, not before the fix ("was flaky", "fixed the flaky ...")."""
     return any(not _DENIED.search(text[:m.start()]) for m in _FLAKY_NOW.finditer(text)) \
@@ -861,7 +893,8 @@ def find_claims(text: str) -> list[Claim]:
         if (_TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])) \
                 or _TEST_PENDING.search(plain[a:b]) \
                 or (_UNVERIFIED.search(plain[a:b]) and _OF_THE_TESTS.search(plain[a:b])) \
-                or _run_failed(_WAS.sub("", _EARLIER.sub("", plain[a:b]))) \
+                or (_run_failed(_WAS.sub("", _EARLIER.sub("", plain[a:b])))
+                    and _now_after_fix(plain[a:b]) is None) \
                 or (_NOT_WHOLE.search(plain[a:b]) and not _EARLIER.search(plain[a:b])) \
                 or _flaky_now(plain[a:b]):
             blocks.failing.setdefault(blocks.of(a), []).append(a)
@@ -872,9 +905,12 @@ def find_claims(text: str) -> list[Claim]:
         context, previous = previous + " " + text[start:end], text[start:end]
         if _INSTRUCTION.match(sentence):
             continue
-        # a run's own output beside the claim says something failed: "15 passed; 2 failed"
-        if _run_failed(_WAS.sub("", sentence)):
+        # a run's own output beside the claim says something failed: "15 passed; 2 failed";
+        # what it tells after a fix of them counts ("2 failures; fixed them and reran: all pass")
+        since_fix = _now_after_fix(sentence)
+        if since_fix is None:
             continue
+        sentence = since_fix or sentence
         clauses = _clauses(sentence)
         for clause in clauses:
             # a question: its last clause, or one that asks ("Do the tests pass, and is CI
@@ -899,8 +935,11 @@ def find_claims(text: str) -> list[Claim]:
                     and blocks.open_or_failed(start):
                 break
             # "All unit tests pass. The integration suite fails on the DB fixture.": mixed
+            # (not a failure above a sentence that tells of its fix: "Had 2 failures. Fixed
+            # them, all tests pass.")
             if rule is not None and any(
-                    a != start for a in blocks.failing.get(blocks.of(start), [])):
+                    a != start and not (a < start and _FIXED_FIRST.match(sentence))
+                    for a in blocks.failing.get(blocks.of(start), [])):
                 break
             if rule is not None:
                 original = " ".join(text[start:end].split())
@@ -949,7 +988,9 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:this|it) (?:isn't|is not) ready|no,? wait|wait,? no|actually,? no|"
                         r"(?:that's|that is|it's) (?:a|just a|only a) guess|no idea (?:how|whether|if)|"
                         r"(?:hasn't|has not|haven't|have not|wasn't|was not|isn't|is not|aren't|weren't) "
-                        r"(?:actually )?(?:been )?(?:actually )?(?:exercised|covered)|"
+                        r"(?:actually )?(?:been )?(?:actually )?(?:exercised|covered)"
+                        # not of another path the bug never reached: "isn't exercised by this bug"
+                        r"(?!\s+by (?:this|the) (?:bug|issue|report|repro|ticket))|"
                         r"comment(?:ed)? out the\s+(?:\S+\s+)?(?:step|stage|job)\b|"
                         r"(?:this|that) is (?:the )?(?:output|log) (?:the|a|our) (?:customer|user|reporter|client)|"
                         r"(?:doesn't|does not|didn't|did not) (?:cover|exercise) (?:it|that|the (?:new|changed)|"
