@@ -560,11 +560,20 @@ def _run_failed(text: str) -> bool:
 
 # a fix told after a run's failures: "2 failures; fixed the tz handling and reran"
 _FIXED_SINCE = compiled_on_use(r"\b(?:fixed|resolved|addressed|after (?:the|my|that|this|a) "
-                               r"(?:fix|change|patch))\b", re.IGNORECASE)
+                               r"(?:fix|change|patch))\b"
+                               # not a fix of something else: "3 failed, fixed the lint"
+                               r"(?!\s+(?:(?:the|a|some|my|one|two)\s+)?(?:lint\w*|typos?|docs?|"
+                               r"documentation|formatting|style|changelog|readme|comments?|"
+                               r"warnings?|first|one|other)\b)", re.IGNORECASE)
 
 
-_FIXED_FIRST = compiled_on_use(r"\W*(?:(?:i|we)\s+|and\s+|then\s+)*(?:fixed|resolved|addressed|"
-                               r"after (?:the|my|that|this|a) (?:fix|change|patch))\b", re.IGNORECASE)
+_LEADS_WITH = re.compile(r"\W*(?:(?:i|we)\s+|and\s+|then\s+)*", re.IGNORECASE)
+
+
+def _fixed_first(sentence: str) -> bool:
+    """SENTENCE starts by telling of a fix: "Fixed them, all tests pass." """
+    lead = _LEADS_WITH.match(sentence)
+    return _FIXED_SINCE.match(sentence, lead.end() if lead else 0) is not None
 
 
 def _now_after_fix(sentence: str) -> str | None:
@@ -575,7 +584,9 @@ def _now_after_fix(sentence: str) -> str | None:
     if not ends:
         return ""
     fixed = _FIXED_SINCE.search(sentence, max(ends))
-    if fixed is None or _run_failed(sentence[fixed.end():]):
+    if fixed is None or _DENIED.search(sentence[:fixed.start()]) \
+            or re.match(r"\W*(?:\w+\W+){0,3}?yet\b", sentence[fixed.end():], re.I) \
+            or _run_failed(sentence[fixed.end():]):
         return None
     return sentence[fixed.end():]
 
@@ -679,7 +690,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                 or _A_PART.search(before) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
-                or re.match(r"[^.;]*\b(?:except|apart from|other than|save for|but not)\b"
+                or re.match(r"[^.;]*\b(?:except|apart from|other than|save for|but not|otherwise)\b"
                             r"(?![^.;]*\b(?:also|too|as well)\b)", clause[m.end():]) \
                 or _REQUIRED_AFTER.match(clause[m.end():]) or _NOT_ON.match(clause[m.end():]) \
                 or _ENDS_EARLIER.match(clause[m.end():]) \
@@ -900,6 +911,7 @@ def find_claims(text: str) -> list[Claim]:
             blocks.failing.setdefault(blocks.of(a), []).append(a)
         elif _NOT_FIXED.search(plain[a:b]):
             blocks.unfixed.add(blocks.of(a))
+    fixes = [a for _, a, b in spans if _fixed_first(plain[a:b].strip())]
     for line, start, end in spans:
         sentence = plain[start:end].strip()
         context, previous = previous + " " + text[start:end], text[start:end]
@@ -935,10 +947,10 @@ def find_claims(text: str) -> list[Claim]:
                     and blocks.open_or_failed(start):
                 break
             # "All unit tests pass. The integration suite fails on the DB fixture.": mixed
-            # (not a failure above a sentence that tells of its fix: "Had 2 failures. Fixed
-            # them, all tests pass.")
+            # (not a failure told before a sentence that starts with its fix: "Had 2 failures.
+            # I fixed them. All tests pass.")
             if rule is not None and any(
-                    a != start and not (a < start and _FIXED_FIRST.match(sentence))
+                    a != start and not any(a < f <= start for f in fixes)
                     for a in blocks.failing.get(blocks.of(start), [])):
                 break
             if rule is not None:
