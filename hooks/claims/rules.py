@@ -184,7 +184,7 @@ NOT_AN_OBJECT = r"(?!\s+(?:the|a|an|its|their|his|her|it|" \
                 r"(?:this|that)(?!\s+(?:time|round|run|go|morning|afternoon|evening|week)\b)|" \
                 r"these|those|them|through|" \
                 r"to|into|over|along(?! with)|by|from(?!\s+(?:top|start|end)\b)|as|control|data|each(?! time)|" \
-                r"every(?! time| iteration| run)|" \
+                r"every(?! (?:single )?time| iteration| run)|" \
                 r"my|our|your|" \
                 r"null|none|args?|arguments?|parameters?|values?|options?|flags?|kwargs|self)\b" \
                 r"|\s+(?:code review|review|qa|inspection|muster|audit)\b" \
@@ -234,7 +234,8 @@ _LINK = r"(?:'s|'re|\s+(?:is|are|r|was|were|has|have|been|now|still|all|both|als
         r"came through|comes? through|went through|goes through|got through|lit up|lights up|(?:ran|runs) and (?:came|comes) back))"
 # a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
 # green") unless nothing stands between them ("unit + e2e green")
-VERDICT = rf"{_LINK}{{0,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?)\b" \
+VERDICT = rf"{_LINK}{{0,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?|" \
+          r"(?:went|goes|got|gets) through)\b" \
           rf"|{_LINK}{{1,4}}\s+(?:all\s+|100%\s+|fully\s+|back\s+to\s+)?" \
           r"(?:100%(?!\s*(?:of|coverage|covered|cpu|sure))|passing|green|clean(?:ly)?|spotless|pristine|" \
           r"successful(?:ly)?)\b"
@@ -286,6 +287,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"\b{TESTS}\s+(?:now\s+|all\s+|still\s+|(?:should|ought\s+to)\s+(?:all\s+|now\s+)?|"
               rf"will\s+(?:all\s+|now\s+)?|do\s+)?{PASSED}\b{NOT_AN_OBJECT}"
               rf"|\bpass(?:es|ed|ing)? all (?:the |of the )?(?:\d+ )?(?:tests|checks|specs)\b"
+              rf"|\bpass(?:es|ed|ing)? (?:all of (?:it|them)|the lot)\b"
               rf"|\bpass(?:es|ed)? (?:the |its |our )?(?:{KINDS} )?(?:tests|specs|ci)\b"
               rf"(?=\s*(?:$|[,.;!)]|(?:and|now|too|again|locally|on|in)\b))"
               rf"|\b(?:pass(?:ed|ing)?|green|ok)\W{{0,3}}(?P<of>\d+)\s*/\s*(?P=of)\b"
@@ -332,8 +334,8 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM002", "says the suite is green",
               r"\b(?:test suite|suite|tests|build|pipeline|everything|all checks|ci|pytest|jest|"
               rf"vitest|mocha|rspec|tox|nox|cargo test|go test|npm test|the test run|{RUNNER})\s+"
-              r"(?:is|are|was|were|stays?|looks?|now|still)\s+(?:all\s+|fully\s+|still\s+)?"
-              r"green\b"
+              r"(?:is|are|was|were|stays?|looks?|now|still)\s+(?:all\s+|fully\s+|still\s+|entirely\s+|"
+              r"completely\s+|totally\s+|100%\s+)?green\b"
               r"|\bgreen across the (?:board|matrix|pipeline)\b|\ball green\b"
               r"|\bgreen (?:build|run|pipeline|ci|suite|test run|board)\b"
               r"|\b(?:tests|suite|build|pipeline|ci|checks|matrix)(?:'s|\s+is|\s+are)\s+(?:now\s+)?all\s+"
@@ -414,6 +416,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"ningún|ninguna|nenhum|nenhuma|keine?)\s+(?:échecs?|fehler|fehlschläge|fallos?|fallas|"
               r"falhas?|erreurs?|errores|erros)\b"
               r"|\b0 (?:échecs?|fallos|falhas|fehlschläge)\b"
+              r"|\b0 fail(?:ed|ures?)?,? [1-9]\d* pass(?:ed)?\b"
               r"|\b(?:completed|finished|ran|executed|passed)\s+(?:cleanly\s+|successfully\s+)?"
               r"without (?:any |a single )?(?:test )?failures\b"
               r"|\b[1-9]\d* (?:tests? )?passed(?:,? (?:0|no) failed)?\b"
@@ -442,6 +445,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"\bnothing (?:else )?(?:broke|is broken|was broken|regressed|failed|fails|fell over|"
               r"is failing)\b|\bno (?:new )?(?:regressions?|test failures|failing tests)\b"
               r"|\bnothing's (?:failing|broken|red)\b"
+              r"|\b(?:couldn't|could not|can't|cannot) find (?:a single|one|any) (?:failing (?:test|spec)|"
+              r"(?:test )?failure)s?\b"
               r"|\b(?:zero|0) (?:failures|failed|failing)\b"
               r"|\bnothing else (?:is |was |got |seems |appears )?(?:to be )?"
               r"(?:affected|impacted)\b"
@@ -528,7 +533,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM012", "pastes a passing test run",
               r"\b\d+ passed(?:, \d+ (?:skipped|deselected|xfailed|xpassed|warnings?))*"
               r" in [\d.]+m?s\b"
-              r"|(?:^|:\s)\s*tests:\s+(?:\d+ (?:skipped|todo), )*\d+ passed, \d+ total"
+              r"|(?:^|:\s|\b(?:says|reports?|reported|gives|gave)\s|\u2192\s|\u2014\s)\s*tests:\s+(?:\d+ (?:skipped|todo), )*\d+ passed, \d+ total"
               r"|^\s*test (?:suites|files):?\s+\d+ passed"
               r"|^\s*tests\s+\d+ passed \(\d+\)"
               r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
@@ -598,7 +603,7 @@ RULES: tuple[ClaimRule, ...] = (
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u274c 3 failing |",
               output=True),
     ClaimRule("CLM014", "says all good, of the tests just named",
-              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|they're|"
+              r"(?:^[^\w\s]*|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|they're|"
               r"they are|still|everything(?:'s| is)?|looks?)\s+)*all (?:good|ok|fine)"
               rf"(?:\s+(?:now|again|locally|too|here))*{CLAUSE_END}",
               "Ran the tests, all good.",
@@ -620,13 +625,13 @@ RULES: tuple[ClaimRule, ...] = (
               r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos))|não|nao|nunca|ni|nem|"
               r"sauf|excepto|salvo|exceto|außer|menos)\b)"
               # a failure word, not one counted as none ("0 Fehler", "ninguno falló")
-              rf"(?!.*(?:{_NONE_BEFORE}\bfehl\w*|\bscheiter\w*|\brot\b|{_NONE_BEFORE}échou\w*|"
+              rf"(?!.*(?:{_NONE_BEFORE}\bfehl\w*|\bscheiter\w*|\brot\b|{_NONE_BEFORE}échou(?!ait|aient)\w*|"
               rf"{_NONE_BEFORE}\bfall(?:a|an|aron|ó|am|aram|os?)\b|"
-              rf"{_NONE_BEFORE}\bfalh\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
+              rf"{_NONE_BEFORE}\bfalh(?!ava)\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
               r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
-              r"pasan?|pasaron|están en verde|passam|passaram|au vert)\b"
+              r"pasan?|pasaron|están en verde|passam|passaram|passando|pasando|au vert)\b"
               r"|\b(?:pasan|pasaron|passam|passaram|passent) (?:todos |todas |tous |toutes )?"
               r"(?:los |las |os |as |les )?(?:tests?|pruebas|testes|checks|jobs)\b"
               r"|\b(?:alles|tout|todo|tudo) (?:ist |est |está |esta )?(?:grün|vert|en verde|verde|"
@@ -642,7 +647,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:grün|verte?|en verde|verde)\b"
               r"|\b(?:ci|pipeline|build|testes?|suíte)\s+(?:passou|passaram|ficou verde|está verde)\b"
               r"|\b(?:ci|pipeline|build|suite)\s+(?:pasó|pasaron|paso(?=\s+(?:en verde|bien|sin|todo)\b))"
-              r"|\b(?:passou|pasó|passaram|pasaron) (?:tudo|todo|todos|todas)\b|\b(?:tudo|todo) (?:passou|pasó)\b"
+              r"|\b(?:passou|pasó|passaram|pasaron|pasa|passa) (?:tudo|todo|todos|todas)\b|\b(?:tudo|todo) (?:passou|pasó)\b"
+              r"|\b(?:sin|sem) (?:ningún|ningun|nenhuma|nenhum|un solo|uma única) (?:fallo|falla|falha|error|erro)\b"
               r"|\b(?:terminó|termino|acabó|quedó|salió|finalizó|terminou|acabou|ficou)\s+"
               r"(?:en verde|em verde|verde|bien|sin errores|sem erros|correctamente|com sucesso)\b"
               r"|\b[1-9]\d* (?:tests? |testes |pruebas |tests? sind )?(?:réussis|passés|bestanden|erfolgreich|"
