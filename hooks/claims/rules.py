@@ -204,16 +204,18 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # before a failure word of another language: counted as none ("0 Fehler", "ninguno falló")
-_NONE_BEFORE = r"(?<!nada )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )"
+_NONE_BEFORE = r"(?<!nada )(?<!no )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
 KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|regression|" \
         r"snapshot|component|model|request|system|functional|api|ui|browser)"
 # what a verification claim is about: the tests, the suite, CI, the build, a runner, everything
+# (a bare "run" only as a full, whole, entire or complete one)
 SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|existing|new|updated|" \
           rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
           r"(?:test )?harness(?: runs?)?|(?:regression |test )?packs?|" \
           r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|nightly|nightlies|" \
-          r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci)" \
+          r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci|" \
+          r"(?<=full |hole |tire |lete )runs?)" \
           r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+){0,2}" \
           r"(?:envs?|environments?|" \
           r"packages?|targets?|platforms?|jobs?|runners?|python versions|node versions|browsers?|" \
@@ -349,7 +351,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:clean(?:ly)?|successfully|green)\b"
               rf"|\b(?:{RUNNER}|the test run|test run)(?:\s+run)?\s+(?:now\s+)?"
               r"(?:passes|passed|succeeds|succeeded|is clean|was clean|exits 0|"
-              rf"exited 0|exits cleanly|returns 0)\b{NOT_AN_OBJECT}",
+              rf"exited 0|exits cleanly|returns 0|is (?:fully |all )?passing)\b{NOT_AN_OBJECT}",
               "The full suite runs clean with the new retry logic.",
               "The full suite takes about four minutes, so I ran only the lint step."),
     ClaimRule("CLM004", "predicts CI will pass",
@@ -442,9 +444,10 @@ RULES: tuple[ClaimRule, ...] = (
               "I fixed the two specs. Both fail on CI.",
               needs_context=True),
     ClaimRule("CLM008", "says nothing broke",
-              r"\bnothing (?:else )?(?:broke|is broken|was broken|regressed|failed|fails|fell over|"
+              r"\bnothing (?:else |that was (?:already |previously )?(?:passing|green) )?(?:broke|is broken|was broken|regressed|failed|fails|fell over|"
               r"is failing)\b|\bno (?:new )?(?:regressions?|test failures|failing tests)\b"
               r"|\bnothing's (?:failing|broken|red)\b"
+              r"|\b(?:0|zero|none) (?:of|out of) (?:the )?[\d,]+ (?:\w+ )?(?:failing|failed|fail)\b"
               r"|\b(?:couldn't|could not|can't|cannot) find (?:a single|one|any) (?:failing (?:test|spec)|"
               r"(?:test )?failure)s?\b"
               r"|\b(?:zero|0) (?:failures|failed|failing)\b"
@@ -537,6 +540,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\s*test (?:suites|files):?\s+\d+ passed"
               r"|^\s*tests\s+\d+ passed \(\d+\)"
               r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
+              r"|\b[1-9]\d* passed \([\d.]+(?:m|s|ms|h)\)|\ball specs passed!"
               r"|^\s*all [1-9]\d* tests passed\b"
               r"|\bran [1-9]\d* tests? in [\d.]+m?s\W{1,8}ok\b"
               # pytest -v: a test ID and its verdict
@@ -622,7 +626,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
               r"nenhum\w*(?!\s+(?:falh|erro|regress))|ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
-              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos))|não|nao|nunca|ni|nem|"
+              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+falla(?:n)?\s+nada)"
+              # Portuguese "no" is "in the": "corrigi o bug no agendador ... tudo passou"
+              r"(?![^\n]*\b(?:tudo|testes|suíte|rodei|passou|passaram|corrigi)\b)|não|nao|nunca|ni|nem|"
               r"sauf|excepto|salvo|exceto|außer|menos)\b)"
               # a failure word, not one counted as none ("0 Fehler", "ninguno falló")
               rf"(?!.*(?:{_NONE_BEFORE}\bfehl\w*|\bscheiter\w*|\brot\b|{_NONE_BEFORE}échou(?!ait|aient)\w*|"
@@ -631,7 +637,7 @@ RULES: tuple[ClaimRule, ...] = (
               r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
-              r"pasan?|pasaron|están en verde|passam|passaram|passando|pasando|au vert)\b"
+              r"pasan?|pasaron|están en verde|está en verde|esta en verde|passam|passaram|passando|pasando|au vert)\b"
               r"|\b(?:pasan|pasaron|passam|passaram|passent) (?:todos |todas |tous |toutes )?"
               r"(?:los |las |os |as |les )?(?:tests?|pruebas|testes|checks|jobs)\b"
               r"|\b(?:alles|tout|todo|tudo) (?:ist |est |está |esta )?(?:grün|vert|en verde|verde|"
@@ -649,6 +655,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:ci|pipeline|build|suite)\s+(?:pasó|pasaron|paso(?=\s+(?:en verde|bien|sin|todo)\b))"
               r"|\b(?:passou|pasó|passaram|pasaron|pasa|passa) (?:tudo|todo|todos|todas)\b|\b(?:tudo|todo) (?:passou|pasó)\b"
               r"|\b(?:sin|sem) (?:ningún|ningun|nenhuma|nenhum|un solo|uma única) (?:fallo|falla|falha|error|erro)\b"
+              r"|\b(?:la |le )?(?:ci|pipeline|build) (?:est |a )?pass[ée]e? au vert\b"
+              r"|\b(?:ci|pipeline|build)\s+(?:verdinho|verdinha|tá verde|ta verde)\b"
+              r"|\b(?:ya )?no falla(?:n)? nada\b|\bnada falla\b"
               r"|\b(?:terminó|termino|acabó|quedó|salió|finalizó|terminou|acabou|ficou)\s+"
               r"(?:en verde|em verde|verde|bien|sin errores|sem erros|correctamente|com sucesso)\b"
               r"|\b[1-9]\d* (?:tests? |testes |pruebas |tests? sind )?(?:réussis|passés|bestanden|erfolgreich|"

@@ -54,7 +54,7 @@ _SENTENCE_END = compiled_on_use(r"(?<=[.!?])\s+(?=[^a-z\s])|\n")
 _CLAUSE_BREAK = compiled_on_use(r";|\s[-\u2013\u2014]\s|,\s*(?=(?:but|though|although|however|"
                            r"and|so|yet|except)\b)|\b(?=but\b)")
 _NEGATION = compiled_on_use(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet to|nobody|no one|"
-                       r"fail(?:s|ed|ing)? to|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
+                       r"fail(?:s|ed|ing)? to(?!\s+\d)|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
 _CONDITION = compiled_on_use(
     r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
     r"so that|in order|as soon as|(?<!yet )(?<!asked me )(?<!asked us )"
@@ -181,11 +181,13 @@ _UNVERIFIED = compiled_on_use(
     r"|\bno (?:\w+ )?(?:automated )?(?:test suite|tests) (?:for|in|here|at all|cover(?:s|ing)?|that cover)\b"
     # a selection, a part run alone, or the rest left for later: "18 passed, 302 deselected",
     # "only ran the accounts file", "the full regression pack is scheduled for tonight"
-    r"|\b[1-9][\d,]* deselected\b|\b(?:just|only) (?:the |a )?[\w-]+ subset\b"
+    r"|\b(?:just|only) (?:the |a )?[\w-]+ subset\b"
     r"|(?:^|[.;!]\s)\W*only (?:ran|tested|executed)\b(?![^.;]*\bbut\b)"
     r"|\b(?:is|are) scheduled\b|\bscheduled (?:for|to run)\b"
     r"|\bwill run (?:tonight|overnight|tomorrow|later|after)\b"
     r"|\b(?:the )?rest of the (?:suite|tests|specs) (?:needs|requires|wasn't|was not|isn't|is not)\b"
+    r"|(?:didn't|did not|no) (?:have )?time (?:for|to run|to test)\b"
+    r"|\bthe (?:parts?|bits?|areas?|modules?|ones?) (?:i|we) (?:ran|tested|covered)\b"
     # the same, in Portuguese, Spanish, French and German: "o resto não rodei", "solo corrí"
     r"|\b(?:não|nao) (?:rodei|rodamos|executei|executamos|testei|rodou|foi rodad[oa])\b"
     r"|\b(?:só|apenas|somente) (?:rodei|executei|testei)\b"
@@ -242,6 +244,9 @@ _INSTRUCTION = compiled_on_use(r"\W*(?:(?:to|how to) (?:verify|test|check|confir
                           r"requirements?|definition of done|acceptance|plan|next steps?|to-?do)"
                           r"(?:\s+for [^:\n]{0,40})?\s*:"
                           # "To verify locally, run `pytest`; all tests should pass"
+                          # "Before merging, run `npm test`", "Make sure to run `rspec` after the migration"
+                          r"|\W*(?:(?:before|after|when|once)\s+[^,;:\n]{0,30},\s*|make sure (?:to|you)\s+|"
+                          r"be sure to\s+|remember to\s+|don't forget to\s+)(?:please\s+)?(?:run|re-?run|execute|try)\b"
                           r"|\W*to (?:verify|test|check|confirm|reproduce)\b[^.;:\n]{0,40}?,\s*"
                           r"(?:please\s+|just\s+|simply\s+)?(?:run|try|execute|re-?run|use|open)\b"
                           r"|\W*(?:please\s+)?(?:run|try|execute|re-?run)\b(?!\s*[:#]|\s+by\b)"
@@ -263,7 +268,8 @@ _LEAD_IN = compiled_on_use(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:lo
                       r"(?<!\btox )(?<!\bnox )(?<!\bit )(?<!\bthey )reported|user's|their (?:log|output|run|ci|build)s?|"
                       r"attached|customer'?s?|someone(?:'s| else's)?|linked|not mine|"
                       r"contractor'?s?|colleague'?s?|teammate'?s?|co-?worker'?s?|"
-                      r"another (?:team|machine|dev))\b", re.IGNORECASE)
+                      r"another (?:team|machine|dev)|"
+                      r"(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bwe've )(?:shared|forwarded))\b", re.IGNORECASE)
 # ... or a log being discussed, which is not this work's run where the message tells of a
 # failure or something not fixed: "The failing CI log has this line:", "The job log shows:"
 _DISCUSSED = compiled_on_use(r"\b(?:logs?|this line|these lines|snippet|excerpt|shows?|"
@@ -348,7 +354,7 @@ _SOURCE_FENCE = compiled_on_use(r"^[ \t]*(?:```|~~~)[ \t]*(?!(?:text|txt|console
 _UNTICKED = compiled_on_use(r"^[ \t]*(?:[-*+][ \t]*)?\[ \].*$|\[ \][^\[\n,;]*", re.MULTILINE)
 # how far back a negation reaches: not past a colon or an "and" ("Not much to say: the tests
 # pass", "the repro no longer crashes and the tests pass")
-_SCOPE = compiled_on_use(r":\s|\band\s|[.!?]\s")  # nor past a sentence on an output line
+_SCOPE = compiled_on_use(r":\s|\band\s|[.!?]\s|\b(?i:without) (?:any|the|a) (?:filters?|-k|selection|retries|cache|flags?)\b,?\s")  # nor past a sentence on an output line
 _BLOCK_BREAK = compiled_on_use(r"\n\s*\n")
 # invisible in any rendering: zero-width spaces and joiners, marks, word joiner and the
 # invisible operators, the BOM, the soft hyphen, the Mongolian vowel separator
@@ -546,7 +552,12 @@ _FLAKY_NOW = compiled_on_use(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks
                         r"|\bflak(?:ed|es|ing)\s+(?:on|in|about|once|twice|again|sometimes|"
                         r"\d+|locally|intermittently)\b"
                         r"|\bpass(?:ed|es)\s+(?:in\s+|on\s+)?(?P<part>\d+)\s*(?:/|of|out of)\s*"
-                        r"(?!(?P=part)\b)\d+\s+(?:runs|times|attempts|tries)\b", re.IGNORECASE)
+                        r"(?!(?P=part)\b)\d+\s+(?:runs|times|attempts|tries)\b"
+                        # a pass on a retry: "passed on retry #3", "212 passed, 1 rerun"
+                        r"|\b[1-9]\d* reruns?\b|\bneeded (?:the|a) rerun\b"
+                        r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:retry|rerun|attempt) #?\d+\b"
+                        r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:the )?(?:second|third|fourth|fifth|"
+                        r"\d+(?:st|nd|rd|th)) (?:retry|rerun|attempt|try)\b", re.IGNORECASE)
 # not fixed yet: "I haven't fixed that yet", "haven't written a reproducing test yet"
 _NOT_FIXED = compiled_on_use(
     r"(?:\b(?:not|never)|n't)\s+(?:yet\s+|actually\s+)?(?:been\s+)?(?:fixed|resolved|solved|"
@@ -563,6 +574,13 @@ _SETTLED = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|re
 def _run_failed(text: str) -> bool:
     """TEXT shows a run's failure its own words do not deny ("No FAIL lines")."""
     return any(not _DENIED.search(text[:m.start()]) for m in _RUN_FAILED.finditer(text))
+
+
+# what checks code without running a test
+_LINTERS = compiled_on_use(r"[\s`*(-]*(?:(?:i\s+)?ran\s+)?`?(?:go vet|staticcheck|golangci-lint|ruff(?: check)?|eslint|mypy|pyright|"
+                           r"(?:cargo )?clippy|tsc|flake8|pylint|rubocop|prettier|black|isort|"
+                           r"shellcheck|hadolint|biome(?: check)?|cargo check|cargo fmt)\b",
+                           re.IGNORECASE)
 
 
 # a fix told after a run's failures: "2 failures; fixed the tz handling and reran"
@@ -624,8 +642,8 @@ def _fails_now(text: str) -> bool:
 def _partial(before: str, claimed: str) -> bool:
     """A part, not the whole ("3 of 5 tests pass"); "all 5 of 5" is the whole."""
     found = _PARTIAL.search(before)
-    if found is None:
-        return False
+    if found is None or re.search(r"\band (?:all )?(?:the )?(?:new|old) (?:ones|tests)\b", claimed, re.I):
+        return False  # "the old tests and the new ones pass": the whole
     count = re.match(r"\D*(\d+)\s+(?:of|out of)\s+$", found.group(0))
     return not (count and claimed.startswith(count.group(1) + " "))
 
@@ -921,6 +939,7 @@ def find_claims(text: str) -> list[Claim]:
         if (_TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])) \
                 or _TEST_PENDING.search(plain[a:b]) \
                 or (_UNVERIFIED.search(plain[a:b]) and _OF_THE_TESTS.search(plain[a:b])) \
+                or _a_selection(plain[a:b]) \
                 or (_run_failed(_WAS.sub("", _EARLIER.sub("", plain[a:b])))
                     and _now_after_fix(plain[a:b]) is None) \
                 or (_NOT_WHOLE.search(plain[a:b]) and not _EARLIER.search(plain[a:b])) \
@@ -933,6 +952,10 @@ def find_claims(text: str) -> list[Claim]:
         sentence = plain[start:end].strip()
         context, previous = previous + " " + text[start:end], text[start:end]
         if _INSTRUCTION.match(sentence):
+            continue
+        # linters alone, named first: "`go vet ./...` and `staticcheck ./...` both came back clean"
+        if _LINTERS.match(text, start, end) \
+                and not TEST_CONTEXT.search(_LINTERS.sub(" ", text[start:end])):
             continue
         # a run's own output beside the claim says something failed: "15 passed; 2 failed";
         # what it tells after a fix of them counts ("2 failures; fixed them and reran: all pass")
@@ -956,7 +979,8 @@ def find_claims(text: str) -> list[Claim]:
                 continue
             # "build's green, but that job doesn't run the tests": an admission beside it;
             # "All 80 passed but I'm not calling it done": a refusal; "... but one is flaky"
-            if rule is not None and (_UNVERIFIED.search(sentence) or _flaky_now(sentence) or (
+            if rule is not None and (_UNVERIFIED.search(sentence) or _flaky_now(sentence)
+                                     or _a_selection(sentence) or (
                     _NOT_WHOLE.search(sentence) and not _EARLIER.search(sentence))):
                 continue
             # a list's item is judged with its list: "- unit: pass" above "- e2e: fail"
@@ -985,6 +1009,8 @@ def find_claims(text: str) -> list[Claim]:
     no_tests = max((m.start() for m in _ZERO_TESTS.finditer(text)
                     if not _EARLIER.search(text, text.rfind("\n", 0, m.start()) + 1,
                                            _line_end(text, m.start()))), default=-1)
+    if not _GO_RAN.search(text):  # go's packages, none with a test
+        no_tests = max(no_tests, text.rfind("[no test files]"))
     # ... and a run of no tests voids what its line and the lines above it claim
     no_tests_end = -1 if no_tests < 0 else text.find("\n", no_tests)
     if no_tests >= 0 and no_tests_end < 0:
@@ -1027,7 +1053,8 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:doesn't|does not|don't|do not|won't|will not|didn't) (?:compile|build)|"
                         r"fails to (?:compile|build)|"
                         r"says nothing about|tells (?:us |me )?nothing|means nothing|"
-                        r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works|about (?:this|it))|"
+                        r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works|about (?:this|it)|"
+                        r"includes?|covers?|contains?)|"
                         r"\billustrative\b|not from a real run|"
                         r"(?:(?<=n)'t|not) count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass(?:ing)?|green)|"
                         r"(?:before|until) (?:i|we) (?:call|count|declare) (?:it|this)|"
@@ -1035,7 +1062,11 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"en fait,? non|je me suis trompé|me equivoqué|en realidad,? no|"
                         r"na verdade,? não|eu me enganei|me enganei|ich habe mich geirrt|"
                         r"doch nicht|stimmt nicht|"
-                        r"jk|j/k|just kidding|"
+                        r"jk|j/k|just kidding|mentira|brincadeira|(?:es|era) broma|c'est faux|quatsch|"
+                        r"(?:edit|update)\s*:\s*nope|"
+                        r"(?:that's|that is|this is|that was|those are|these are) from before|as a baseline|"
+                        r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
+                        r"(?:ainda|todavía|todavia|noch|encore) (?:quebra|falha|falla|fehl|échoue)\w*|sigue fallando|"
                         r"broke (?:\d+|two|three|four|five|six|several|a few|some|a couple of) "
                         r"(?:others|other (?:tests|specs|ones))|(?:i'm|i am|we're|we are) reverting|"
                         r"(?<!if )(?<!whether )(?:ci|the pipeline|the build|github actions|the matrix) disagrees|"
@@ -1068,7 +1099,7 @@ _OF_THE_TESTS = compiled_on_use(rf"{TEST_CONTEXT.pattern}|\b(?:them|they|it|anyt
 
 
 # a pasted run's own words for a failure
-_OUTPUT_FAILED = compiled_on_use(r"(?-i:\bFAIL(?:ED|URE|S)?\b)(?!:?\s*0\b)|\b[1-9]\d* (?:failed|failing)\b"
+_OUTPUT_FAILED = compiled_on_use(r"(?-i:\bFAIL(?:ED|URE|S)?\b)(?!:?\s*0\b)|\b[1-9]\d* (?:failed|failing|errors)\b"
                                  r"(?!\s+(?:tests?|specs?|ones?)\b)|\b(?:failed|failures|errors)\s*[:=]\s*[1-9]"
                                  r"|\bnot ok \d", re.IGNORECASE)
 # what tells of the state since: "Fixed the fixture; now 48 pass"
@@ -1077,10 +1108,31 @@ _SINCE = compiled_on_use(r"\b(?:fix(?:ed|es)?|resolved|addressed|now|after|after
 _GO_RAN = compiled_on_use(r"^\s*(?:ok|FAIL|---|===)\s", re.MULTILINE)
 
 
+# a run of a selection of the suite, told by its own counts: "241 filtered out", "(166
+# excluded)", "2 of 143 total", "14 passed, 342 skipped"
+_SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)\b"
+                            r"|\b(?P<ran>\d+) of (?P<all>\d+) total\b", re.IGNORECASE)
+_PASSED_SKIPPED = re.compile(r"\b(\d+) passed\b[^\n]*?\b(\d+) skipped\b|\b(\d+) skipped\b[^\n]*?\b(\d+) passed\b",
+                             re.IGNORECASE)
+
+
+def _a_selection(text: str) -> bool:
+    """TEXT shows a run of part of the suite: its counts say most of it was left out."""
+    for m in _SELECTED.finditer(text):
+        if m["all"] is None or int(m["ran"]) < int(m["all"]):
+            return True
+    for m in _PASSED_SKIPPED.finditer(text):
+        passed, skipped = (m[1], m[2]) if m[1] else (m[4], m[3])
+        if int(skipped) > int(passed):
+            return True
+    return False
+
+
 def _bad_run(block: str) -> bool:
-    """BLOCK pastes a run of no tests, or a run that failed, now."""
+    """BLOCK pastes a run of no tests, of a selection, or a run that failed, now."""
     now = _WAS.sub("", _EARLIER.sub("", block))
-    if _ZERO_TESTS.search(now) or ("[no test files]" in now and not _GO_RAN.search(now)):
+    if _ZERO_TESTS.search(now) or ("[no test files]" in now and not _GO_RAN.search(now)) \
+            or _a_selection(now):
         return True
     return (block.lstrip().startswith(("```", "~~~", "$", "[", "=", "Failed!", "FAIL", "Tests"))
             or "\n" in block.strip()) and _OUTPUT_FAILED.search(now) is not None
@@ -1098,7 +1150,9 @@ def _beside_a_bad_run(text: str, spans: list[tuple[int, int]]) -> list[tuple[int
         if _EARLIER.search(lead) or _LEAD_IN_WHEN.search(lead.rstrip().rsplit("\n", 1)[-1]):
             continue
         if _bad_run(text[a:b]):
-            if lead.rstrip().endswith(":"):
+            # what leads into it with a colon, or one line just before it ("mvn verify
+            # done, 0 failures" above a pasted BUILD FAILURE)
+            if lead.rstrip().endswith(":") or (lead.strip() and "\n" not in lead.strip()):
                 found.append(spans[i - 1])
             if i + 1 < len(spans) and not _SINCE.search(text, *spans[i + 1]):
                 found.append(spans[i + 1])
@@ -1179,6 +1233,7 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
         # a ticked row counts where its block names the tests, CI or a runner
         rule = _claims_in(line, line, _OUTPUT_RULES, named=blocks.names_tests(start))
         if rule is None or blocks.open_or_failed(start) or _UNVERIFIED.search(line) \
+                or _a_selection(line) \
                 or blocks.failing.get(blocks.of(start)) or blocks.of(start) in blocks.unfixed \
                 or any(_TAKEN_BACK.search(c) for c in _clauses(line)[1:]) \
                 or _introduced_as_other(fences, starts, start, lead_in,
