@@ -660,6 +660,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:ya )?no falla(?:n)? nada\b|\bnada falla\b"
               r"|\b(?:terminó|termino|acabó|quedó|salió|finalizó|terminou|acabou|ficou)\s+"
               r"(?:en verde|em verde|verde|bien|sin errores|sem erros|correctamente|com sucesso)\b"
+              r"|\b(?:nenhum|nenhuma|ninguno|ninguna|ningún)(?: (?:teste|test|prueba)s?)? (?:falhou|falló|fallo)\b"
               r"|\b[1-9]\d* (?:tests? |testes |pruebas |tests? sind )?(?:réussis|passés|bestanden|erfolgreich|"
               r"aprobad[oa]s|exitos[oa]s|aprovados|passaram|pasaron)\b"
               r"|\b(?:tests?|testes|pruebas)\b[^.;:]{0,40}?\b(?:réussissent|ont réussi)\b)",

@@ -56,7 +56,7 @@ _CLAUSE_BREAK = compiled_on_use(r";|\s[-\u2013\u2014]\s|,\s*(?=(?:but|though|alt
 _NEGATION = compiled_on_use(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet to|nobody|no one|"
                        r"fail(?:s|ed|ing)? to(?!\s+\d)|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
 _CONDITION = compiled_on_use(
-    r"\b(?:if|once|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
+    r"\b(?:if|once(?!\s+(?:more|again)\b)|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
     r"so that|in order|as soon as|(?<!yet )(?<!asked me )(?<!asked us )"
     r"to (?:make sure|ensure|check|confirm|verify|see|get|make)|"
     r"(?<!asked me to )(?<!asked us to )(?:make sure|ensure)|"
@@ -260,12 +260,12 @@ _ENDS_EARLIER = compiled_on_use(r"[^,;]*\b(?:before|previously|earlier|yesterday
 # into the block; whose run it is, in the paragraph before it too)
 _LEAD_IN_WHEN = compiled_on_use(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|"
                            r"e\.g\.|(?<!as )expected|should|would|yesterday|"
-                           r"last (?:week|time|run)|issue|ticket|their|bug reports?|"
+                           r"last (?:week|time)|(?<!the )(?<!my )(?<!our )last run|issue|ticket|their|bug reports?|"
                            r"link(?:s|ed|ing)?)\b", re.IGNORECASE)
 _LEAD_IN_COLON = compiled_on_use(r"\b(?:client|cliente|kunde)\b", re.IGNORECASE)
 _LEAD_IN = compiled_on_use(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:log|output|report)s?)|"
                       r"reporter|(?<!\benv )(?<!\benvs )(?<!\bjob )(?<!\bjobs )(?<!\bsuite )(?<!\bci )"
-                      r"(?<!\btox )(?<!\bnox )(?<!\bit )(?<!\bthey )reported|user's|their (?:log|output|run|ci|build)s?|"
+                      r"(?<!\btox )(?<!\bnox )(?<!\bit )(?<!\bthey )reported|user's (?:log|output|run|ci|build|report|paste|trace)s?|their (?:log|output|run|ci|build)s?|"
                       r"attached|customer'?s?|someone(?:'s| else's)?|linked|not mine|"
                       r"contractor'?s?|colleague'?s?|teammate'?s?|co-?worker'?s?|"
                       r"another (?:team|machine|dev)|"
@@ -306,7 +306,10 @@ _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|te
                          r"(?!\s+(?:tests?|specs?|cases?|ones?)\b)"
                          r"|(?<!no )\b(?:failures|errors|failed)\s*[:=]\s*[1-9]"
                          r"|(?-i:\bFAIL(?:ED|URE|S)?\b)(?!:?\s*0\b)"
-                         r"|[\u274c\u2717\u2718\U0001f534](?!\ufe0e?\ufe0f?\s*0\b)|\bnot ok \d",
+                         r"|[\u274c\u2717\u2718\U0001f534](?!\ufe0e?\ufe0f?\s*0\b)|\bnot ok \d"
+                         # the same, in French, Spanish, Portuguese and German: "mais 2 échouent encore"
+                         r"|\b[1-9]\d* (?:(?:tests?|testes|pruebas) )?(?:échouent|échoués?|échecs|fallan|fallaron|"
+                         r"fallidos?|fallidas?|falham|falharam|falhas|falharam|schlagen fehl|fehlgeschlagen)\b",
                          re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
 _PENDING = compiled_on_use(r"[\u23f3\u26a0]|\bnot run\b|(?<!nothing )(?<!no )\bpending\b|\bin progress\b"
@@ -327,7 +330,8 @@ _PENDING = compiled_on_use(r"[\u23f3\u26a0]|\bnot run\b|(?<!nothing )(?<!no )\bp
 # a count told as the state before: "(was 6 failing, now 0)", "from 3 failed to 0"
 _WAS = compiled_on_use(r"\b(?:(?:was|were|had been|used to be)(?:\s+at|:)?|(?:down\s+)?from)\s+\d+\s+"
                   r"(?:failing|failed|failures?|errors?|flaky|flakes?)\b", re.IGNORECASE)
-_EARLIER = compiled_on_use(r"\b(?:before|previously|earlier|initially|originally|yesterday|"
+_EARLIER = compiled_on_use(r"\b(?:before(?!\s+(?:wrapping|finishing|pushing|committing|merging|handing|"
+                      r"opening|submitting|sending)\b)|previously|earlier|initially|originally|yesterday|"
                       r"(?:the )?(?:1st|first|initial) (?:run|try|attempt|pass|go)\b|"
                       r"(?:1st|2nd|first|second)(?: (?:run|try|attempt|pass|go))?:|"
                       r"last (?:week|night|time|run(?!\s*:))|this morning|"
@@ -413,7 +417,8 @@ def _blank_unless_runner(match: re.Match[str]) -> str:
 
 # what a line says of inline code it shows as an example, not as this work's run: "prints e.g.
 # `12 passed in 0.3s`", "the message looks like `BUILD SUCCESS`"
-_SHOWN_AS_EXAMPLE = compiled_on_use(r"\be\.g\.|\b(?:prints?|printed|outputs?(?!\s*:)|emits?|"
+_SHOWN_AS_EXAMPLE = compiled_on_use(r"\be\.g\.|\b(?:prints?|printed|(?<!test )(?<!run )(?<!runner )"
+                               r"outputs?(?!\s*(?::|for\b|from\b|of\b))|emits?|"
                                r"shows? up as|"
                                r"formats?|messages?|strings?|looks? like|such as|like|e\.g\.|"
                                r"example|expected|should|would|instead of|rather than|used to)\b",
@@ -723,7 +728,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                 or _A_PART.search(before) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
-                or re.match(r"[^.;]*\b(?:except|apart from|other than|save for|but not|otherwise)\b"
+                or re.match(r"(?:[^.;]|\.{2,})*\b(?:except|apart from|other than|save for|but not|otherwise)\b"
                             r"(?![^.;]*\b(?:also|too|as well)\b)", clause[m.end():]) \
                 or _REQUIRED_AFTER.match(clause[m.end():]) or _NOT_ON.match(clause[m.end():]) \
                 or _ENDS_EARLIER.match(clause[m.end():]) \
@@ -953,8 +958,10 @@ def find_claims(text: str) -> list[Claim]:
         context, previous = previous + " " + text[start:end], text[start:end]
         if _INSTRUCTION.match(sentence):
             continue
-        # linters alone, named first: "`go vet ./...` and `staticcheck ./...` both came back clean"
-        if _LINTERS.match(text, start, end) \
+        # linters alone, named first or after a colon: "`go vet ./...` and `staticcheck ./...`
+        # both came back clean", "Type errors are all fixed: `tsc --noEmit` passes now"
+        if any(_LINTERS.match(text, at, end) for at in
+               (start, *(start + m.end() for m in re.finditer(r":\s+", text[start:end])))) \
                 and not TEST_CONTEXT.search(_LINTERS.sub(" ", text[start:end])):
             continue
         # a run's own output beside the claim says something failed: "15 passed; 2 failed";
@@ -1104,7 +1111,7 @@ _OUTPUT_FAILED = compiled_on_use(r"(?-i:\bFAIL(?:ED|URE|S)?\b)(?!:?\s*0\b)|\b[1-
                                  r"|\bnot ok \d", re.IGNORECASE)
 # what tells of the state since: "Fixed the fixture; now 48 pass"
 _SINCE = compiled_on_use(r"\b(?:fix(?:ed|es)?|resolved|addressed|now|after|afterwards|then|re-?ran|rerun|"
-                         r"re-?running|second|again|was|were)\b", re.IGNORECASE)
+                         r"re-?running|second|again)\b", re.IGNORECASE)
 _GO_RAN = compiled_on_use(r"^\s*(?:ok|FAIL|---|===)\s", re.MULTILINE)
 
 
