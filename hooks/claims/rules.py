@@ -204,7 +204,7 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # before a failure word of another language: counted as none ("0 Fehler", "ninguno falló")
-_NONE_BEFORE = r"(?<!nada )(?<!no )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )"
+_NONE_BEFORE = r"(?<!nada )(?<!no )(?<!solo )(?<!único )(?<!única )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
 KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|regression|" \
         r"snapshot|component|model|request|system|functional|api|ui|browser)"
@@ -237,7 +237,7 @@ _LINK = r"(?:'s|'re|\s+(?:is|are|r|was|were|has|have|been|now|still|all|both|als
 # a verb may follow its subject straight away ("CI passed"), a state needs a link ("CI is
 # green") unless nothing stands between them ("unit + e2e green")
 VERDICT = rf"{_LINK}{{0,4}}\s+(?:all\s+|100%\s+|fully\s+)?(?:pass(?:es|ed)?|succeed(?:s|ed)?|" \
-          r"(?:went|goes|got|gets) through)\b" \
+          r"(?:went|goes|got|gets) (?:all the way )?through|held(?: up)?|holds(?: up)?)\b" \
           rf"|{_LINK}{{1,4}}\s+(?:all\s+|100%\s+|fully\s+|back\s+to\s+)?" \
           r"(?:100%(?!\s*(?:of|coverage|covered|cpu|sure))|passing|green|clean(?:ly)?|spotless|pristine|" \
           r"successful(?:ly)?)\b"
@@ -294,7 +294,12 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?=\s*(?:$|[,.;!)]|(?:and|now|too|again|locally|on|in)\b))"
               rf"|\b(?:pass(?:ed|ing)?|green|ok)\W{{0,3}}(?P<of>\d+)\s*/\s*(?P=of)\b"
               rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
-              rf"|^\W*pass(?:,?\s+pass){{2,}}\b"
+              rf"|^\W*pass(?:,?\s+pass){{2,}}\b|^\W*green(?:[,.!]?\s+green){{2,}}\b"
+              rf"|\beverything (?:that was (?:red|failing) )?(?:went|turned) green\b"
+              rf"|\b100\s*% pass(?:ed)?\b"
+              rf"|\b(?:the )?(?:suite|tests|test suite|pass rate) (?:is )?(?:back )?(?:to|at) 100\s*%"
+              rf"(?!\s*(?:coverage|covered|of\b))"
+              rf"|\bso (?:does|do|did) (?:every|each) (?:other |single )?(?:test|spec)\b"
               rf"|\b(?:tests?|specs?|suites?)\b[^.;:,]{{0,40}}?"
               rf"(?:,\s+(?:which\s+|(?:including|plus|along with|even|old and new)\b"
               rf"[^.;:,]{{0,40}},\s*))?"
@@ -384,6 +389,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"timestamps?|ownership|permissions|phone|domain|headers?|names?|fields?|contrast|ratios?|"
               r"values?|config values)s?\b)"
               r"(?![^.;]{0,40}\bwith (?:the )?(?:[\w-]+ team|product|design|legal|pm|qa|support)\b)"
+              r"|\b(?:verified|validated|checked) (?:it |this |the fix |the change )?against the (?:full |whole |entire )?"
+              r"(?:test )?suite\b"
               r"|\b(?:verified|confirmed|validated) (?:that )?(?:it works|it passes|everything|"
               r"the fix|the change|the changes|the behaviou?r|the tests|the suite)\b"
               r"|^\W*(?:i\s+|have\s+|i've\s+)*(?:verified|confirmed)\W*$"
@@ -444,7 +451,7 @@ RULES: tuple[ClaimRule, ...] = (
               "I fixed the two specs. Both fail on CI.",
               needs_context=True),
     ClaimRule("CLM008", "says nothing broke",
-              r"\bnothing (?:else |that was (?:already |previously )?(?:passing|green) )?(?:broke|is broken|was broken|regressed|failed|fails|fell over|"
+              r"\bnothing (?:else |(?:i|we) (?:touched|changed) |that was (?:already |previously )?(?:passing|green) )?(?:broke|is broken|was broken|regressed|failed|fails|fell over|"
               r"is failing)\b|\bno (?:new )?(?:regressions?|test failures|failing tests)\b"
               r"|\bnothing's (?:failing|broken|red)\b"
               r"|\b(?:0|zero|none) (?:of|out of) (?:the )?[\d,]+ (?:\w+ )?(?:failing|failed|fail)\b"
@@ -465,7 +472,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bnone (?:of them )?(?:failing|failed|fail)\b|\b(?:zero|0) regressions?\b"
               r"|\bneither (?:one |run |of them |job )?(?:reported|showed|had|gave) (?:a |any )?"
               r"(?:failures?|errors?)\b"
-              r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?)\b"
+              r"|\bno (?:tests?|specs?) (?:failed|fail(?:ed|ures?)?|(?:is|are) failing)\b"
+              r"|\bnot (?:one|a single) fail(?:ed|ing|ure)? (?:line|test|result)\b"
+              r"|\bnothing (?:that was (?:green|passing) )?(?:went|turned) red\b"
               r"|\bnone of (?:the |my |our |these )?(?:\d+ )?(?:tests?|specs?|checks?) "
               r"(?:fail(?:s|ed)?|(?:is|are|was|were) failing|broke)\b"
               r"|\b(?:the |all (?:the )?|my |our )?(?:tests?|specs?|suite) (?:didn't|did not|"
@@ -624,9 +633,9 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
-              r"nenhum\w*(?!\s+(?:falh|erro|regress))|ningun\w*(?!\s+(?:fall|error|regres))|"
+              r"nenhum\w*(?!\s+(?:falh|erro|regress))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
-              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+falla(?:n)?\s+nada)"
+              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"
               # Portuguese "no" is "in the": "corrigi o bug no agendador ... tudo passou"
               r"(?![^\n]*\b(?:tudo|testes|suíte|rodei|passou|passaram|corrigi)\b)|não|nao|nunca|ni|nem|"
               r"sauf|excepto|salvo|exceto|außer|menos)\b)"
@@ -658,6 +667,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:la |le )?(?:ci|pipeline|build) (?:est |a )?pass[ée]e? au vert\b"
               r"|\b(?:ci|pipeline|build)\s+(?:verdinho|verdinha|tá verde|ta verde)\b"
               r"|\b(?:ya )?no falla(?:n)? nada\b|\bnada falla\b"
+              r"|\bno fall(?:ó|o|aron|a|an) (?:ninguno|ninguna|nada|ni uno)\b"
               r"|\b(?:terminó|termino|acabó|quedó|salió|finalizó|terminou|acabou|ficou)\s+"
               r"(?:en verde|em verde|verde|bien|sin errores|sem erros|correctamente|com sucesso)\b"
               r"|\b(?:nenhum|nenhuma|ninguno|ninguna|ningún)(?: (?:teste|test|prueba)s?)? (?:falhou|falló|fallo)\b"

@@ -56,7 +56,7 @@ _CLAUSE_BREAK = compiled_on_use(r";|\s[-\u2013\u2014]\s|,\s*(?=(?:but|though|alt
 _NEGATION = compiled_on_use(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet to|nobody|no one|"
                        r"fail(?:s|ed|ing)? to(?!\s+\d)|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
 _CONDITION = compiled_on_use(
-    r"\b(?:if|once(?!\s+(?:more|again)\b)|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
+    r"\b(?:if|once(?!\s+(?:more|again)\b|\s+(?:that|this|it) (?:was|were|had been|landed|went)\b)|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
     r"so that|in order|as soon as|(?<!yet )(?<!asked me )(?<!asked us )"
     r"to (?:make sure|ensure|check|confirm|verify|see|get|make)|"
     r"(?<!asked me to )(?<!asked us to )(?:make sure|ensure)|"
@@ -69,7 +69,7 @@ _CONDITION = compiled_on_use(
     r"theoretically|on paper|ideally|fingers crossed|knock on wood|touch wood|with (?:any )?luck|"
     r"will (?:confirm|verify|check|run|test|see)|"
     r"check (?:that|whether)|(?<!continue )(?<!continues )(?<!ought )(?<!going )to pass|"
-    r"next step|(?<!pasa )(?<!pasó )(?<!passa )to-?do(?!\s+(?:pasa|pasó|está|esta|en verde|verde|bien)\b)|plan(?:s|ned)? to|"
+    r"next step|(?<!pasa )(?<!pasó )(?<!passa )(?:(?-i:TODO)|to-do|todo(?=\s*:))(?!\s+(?:pasa|pasó|está|esta|en verde|verde|bien)\b)|plan(?:s|ned)? to|"
     r"i'll|i will|we'll|we will|i'm going to|gonna|work(?:ing)? on (?:getting|making)|"
     r"remaining\s*:|left to do|still to do|outstanding\s*:|"
     r"(?:make|get) (?:the |all )?(?:\w+ )?(?:tests?|specs?|suites?|ci|builds?) (?:to )?"
@@ -79,7 +79,8 @@ _CONDITION = compiled_on_use(
 _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else)'s\s+(?:pr|branch|run|build)|"
                        r"^\W*(?:their|the user's|the customer's|his|her)\s+(?=(?:\w+\s+)?(?:tests?|ci|suite|build))|(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )(?<!phpunit )"
                        r"(?<!mocha )(?<!rspec )(?<!cargo )(?<!tox )(?<!nox )(?<!ctest )(?<!bazel )"
-                       r"(?<!gradle )(?<!maven )(?<!dotnet )says?|"
+                       r"(?<!gradle )(?<!maven )(?<!dotnet )(?<!pest )(?<!deno )(?<!bun )(?<!mix )(?<!playwright )"
+                       r"(?<!cypress )(?<!ci )(?<!pipeline )says?|"
                        r"said|claims?|claimed|reports? that|reported that|"
                        r"mentioned|quot(?:e|es|ed|ing)|"
                        r"(?:you|they|he|she) (?:wrote|think|thought|believe|saw)|"
@@ -90,7 +91,7 @@ _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
                        r"before (?:my|the|this|that|i|we)\b|yesterday|earlier today|"
-                       r"(?<!one )last (?:week|time|run(?!\s*:))|on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
+                       r"(?<!one )last (?:week|time|run(?!\s*:))|(?<!rebased )(?<!rebasing )(?<!rebase )on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday|last|earlier|previously|only|"
@@ -145,7 +146,8 @@ _UNVERIFIED = compiled_on_use(
     rf"(?:run|ran|re-?run|re-?ran|execute|executed|test|tested|re-?tested|verify|verified|check|"
     rf"checked|try|tried|launch|launched|kick off|kicked off|trigger|triggered|start|started)\b"
     rf"{_NOT_THE_TESTS}"
-    rf"|\bskip(?:ped)?\s+(?:running\s+)?(?:the\s+)?(?:{RUNNER}|tests|test suite|suite)\b"
+    rf"|(?<!\bno )(?<!\bor )(?<!\bnor )(?<!\bwithout )(?<!\bzero )(?<!\b0 )"
+    rf"\bskip(?:ped)?\s+(?:running\s+)?(?:the\s+)?(?:{RUNNER}|tests|test suite|suite)\b"
     r"|-DskipTests\b|--skip-tests\b"
     r"|(?:tests?|specs?|suite)(?:\s*\([^)\n]{0,60}\))?\s+(?:were|was|are|is|have|has)(?:\s+not|n't)"
     r"\s+(?:yet\s+)?"
@@ -183,6 +185,8 @@ _UNVERIFIED = compiled_on_use(
     # "only ran the accounts file", "the full regression pack is scheduled for tonight"
     r"|\b(?:just|only) (?:the |a )?[\w-]+ subset\b"
     r"|(?:^|[.;!]\s)\W*only (?:ran|tested|executed)\b(?![^.;]*\bbut\b)"
+    r"|\bonly (?:the )?(?:[\w-]+ ){0,2}(?:tests?|specs?) (?:ran|were run|got run)\b"
+    r"|\bonly (?:covered|covers|exercised|hit)\b"
     r"|\b(?:is|are) scheduled\b|\bscheduled (?:for|to run)\b"
     r"|\bwill run (?:tonight|overnight|tomorrow|later|after)\b"
     r"|\b(?:the )?rest of the (?:suite|tests|specs) (?:needs|requires|wasn't|was not|isn't|is not)\b"
@@ -312,7 +316,7 @@ _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|te
                          r"fallidos?|fallidas?|falham|falharam|falhas|falharam|schlagen fehl|fehlgeschlagen)\b",
                          re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
-_PENDING = compiled_on_use(r"[\u23f3\u26a0]|\bnot run\b|(?<!nothing )(?<!no )\bpending\b|\bin progress\b"
+_PENDING = compiled_on_use(r"[\u23f3\u26a0\u2753\u2754]|\bnot run\b|(?<!nothing )(?<!no )\bpending\b|\bin progress\b"
                       r"|(?<!\ba )(?<!\bthe )\bqueued\b(?!\s+(?:[\w-]+\s+)?(?:jobs?|tasks?|"
                       r"workers?|messages?|emails?|events?|items?|requests?|retries|webhooks?)\b)"
                       rf"|^[ \t]*(?:[-*+][ \t]*)?\[ \][^\n]*\b(?:tests?|specs?|suites?|ci|checks?|lint|"
@@ -402,6 +406,12 @@ _TEST_NAME = compiled_on_use(r"test_\w{2,}|\w{2,}_test|Test[A-Z]\w+|[\w./-]+\.(?
                         r"|[\w./-]*tests?/[\w./-]+\.py::\w+")
 
 
+# a clause that starts with an exception: "Alles grün, bis auf `test_export`, der ..."
+_EXCEPT_FIRST = compiled_on_use(r"\W*(?:except|apart from|other than|save for|bis auf|außer|ausser|sauf|"
+                                r"excepto|salvo|exceto)\b", re.IGNORECASE)
+_VERDICT_WORDS = {"ok", "pass", "passed", "passing", "green", "success"}
+
+
 def _blank_unless_runner(match: re.Match[str]) -> str:
     """Inline code naming a test runner reads as its words ("`cargo test` is green",
     "`npm ci && npm test` all pass"), one naming a test reads as "test" ("`test_x`, which was
@@ -409,6 +419,8 @@ def _blank_unless_runner(match: re.Match[str]) -> str:
     inner = match.group(0)[1:-1]
     if _TEST_NAME.fullmatch(inner):
         return " test" + " " * (len(match.group(0)) - 5)
+    if inner.strip().lower() in _VERDICT_WORDS:  # "came back `ok` for every package"
+        return " " + inner + " "
     if match.group(0).startswith("`") and _RUNNER_CODE.fullmatch(
             re.split(r"&&|\|\||;", inner)[-1].strip()):
         return " " + inner + " "
@@ -560,6 +572,7 @@ _FLAKY_NOW = compiled_on_use(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks
                         r"(?!(?P=part)\b)\d+\s+(?:runs|times|attempts|tries)\b"
                         # a pass on a retry: "passed on retry #3", "212 passed, 1 rerun"
                         r"|\b[1-9]\d* reruns?\b|\bneeded (?:the|a) rerun\b"
+                        r"|\bon the (?:second|third|fourth|\d+(?:nd|rd|th)) (?:run|try|attempt|go)\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:retry|rerun|attempt) #?\d+\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:the )?(?:second|third|fourth|fifth|"
                         r"\d+(?:st|nd|rd|th)) (?:retry|rerun|attempt|try)\b", re.IGNORECASE)
@@ -728,7 +741,8 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                 or _A_PART.search(before) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
-                or re.match(r"(?:[^.;]|\.{2,})*\b(?:except|apart from|other than|save for|but not|otherwise)\b"
+                or re.match(r"(?:[^.;]|\.{2,})*\b(?:except|apart from|other than|save for|but not|otherwise|"
+                            r"bis auf|außer|ausser|sauf|excepto|salvo|menos|exceto)\b"
                             r"(?![^.;]*\b(?:also|too|as well)\b)", clause[m.end():]) \
                 or _REQUIRED_AFTER.match(clause[m.end():]) or _NOT_ON.match(clause[m.end():]) \
                 or _ENDS_EARLIER.match(clause[m.end():]) \
@@ -981,7 +995,7 @@ def find_claims(text: str) -> list[Claim]:
                 continue
             # a failure beside it, now: "two tests fail on Windows; the rest pass"
             if rule is not None and any(_fails_now(other) or _TAKEN_BACK.search(other)
-                                        or _TEST_PENDING.search(other)
+                                        or _TEST_PENDING.search(other) or _EXCEPT_FIRST.match(other)
                                         for other in clauses if other is not clause):
                 continue
             # "build's green, but that job doesn't run the tests": an admission beside it;
@@ -1060,7 +1074,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:doesn't|does not|don't|do not|won't|will not|didn't) (?:compile|build)|"
                         r"fails to (?:compile|build)|"
                         r"says nothing about|tells (?:us |me )?nothing|means nothing|"
-                        r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works|about (?:this|it)|"
+                        r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works|flaky|about (?:this|it)|"
                         r"includes?|covers?|contains?)|"
                         r"\billustrative\b|not from a real run|"
                         r"(?:(?<=n)'t|not) count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass(?:ing)?|green)|"
@@ -1069,7 +1083,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"en fait,? non|je me suis trompé|me equivoqué|en realidad,? no|"
                         r"na verdade,? não|eu me enganei|me enganei|ich habe mich geirrt|"
                         r"doch nicht|stimmt nicht|"
-                        r"jk|j/k|just kidding|mentira|brincadeira|(?:es|era) broma|c'est faux|quatsch|"
+                        r"jk|j/k|just kidding|oh wait|redoing (?:it|the run|them)|mentira|brincadeira|(?:es|era) broma|c'est faux|quatsch|"
                         r"(?:edit|update)\s*:\s*nope|"
                         r"(?:that's|that is|this is|that was|those are|these are) from before|as a baseline|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
@@ -1086,7 +1100,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
 # a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no tests to run]"
 _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?|items)\b"
                          r"|\b0 selected\b|\bno tests ran\b|\b(?:didn't|did not) collect anything\b"
-                         r"|\bcollected nothing\b"
+                         r"|\bcollected nothing\b|\b0 pass(?:ed)?,? 0 fail(?:ed|ures?)?\b"
                          r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
