@@ -155,6 +155,8 @@ _UNVERIFIED = compiled_on_use(
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
     rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress|going)"
     r"|\bran nothing\b|\bnothing (?:actually |really )?(?:ran|was run)\b"
+    # Portuguese: "rodei só os testes do módulo", "ficaram de fora"
+    r"|\b(?:rodei|executei|testei) (?:só|apenas|somente)\b|\bficaram de fora\b"
     r"|\bno (?:\w+ )?tests (?:actually )?(?:ran|were run)\b"
     r"|\b(?:need|needs|require|requires)\b[^.;]{0,60}?\b(?:i|we)\s+(?:don't|do not)\s+have\b"
     r"|(?:don't|do not|didn't|did not)\s+have\s+(?:a |any )?results?\b|(?:can't|cannot) vouch\b"
@@ -316,7 +318,7 @@ _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|te
                          r"fallidos?|fallidas?|falham|falharam|falhas|falharam|schlagen fehl|fehlgeschlagen)\b",
                          re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
-_PENDING = compiled_on_use(r"[\u23f3\u26a0\u2753\u2754]|\bnot run\b|(?<!nothing )(?<!no )\bpending\b|\bin progress\b"
+_PENDING = compiled_on_use(r"[\u23f3\u26a0\u2753\u2754]|\bnot run\b|(?<!nothing )(?<!no )(?<!\b0 )(?<!zero )\bpending\b|\bin progress\b"
                       r"|(?<!\ba )(?<!\bthe )\bqueued\b(?!\s+(?:[\w-]+\s+)?(?:jobs?|tasks?|"
                       r"workers?|messages?|emails?|events?|items?|requests?|retries|webhooks?)\b)"
                       rf"|^[ \t]*(?:[-*+][ \t]*)?\[ \][^\n]*\b(?:tests?|specs?|suites?|ci|checks?|lint|"
@@ -521,6 +523,8 @@ def sentences(text: str) -> list[tuple[int, int, int]]:
 def _clauses(sentence: str) -> list[str]:
     parts, start = [], 0
     for cut in _CLAUSE_BREAK.finditer(sentence):
+        if sentence.count("(", 0, cut.start()) > sentence.count(")", 0, cut.start()):
+            continue  # a break inside parentheses is no cut: "every test (unit, and the slow ones) passes"
         parts.append(sentence[start:cut.start()])
         start = cut.end()
     parts.append(sentence[start:])
@@ -688,7 +692,11 @@ _PRESENT = compiled_on_use(r"(?:'s|'re|\b(?:is|are|now|pass(?:es)?|passing))\b",
 # failed on main"
 _FAILED_BEFORE = compiled_on_use(r"\b(?:that|which|who)\s+(?:(?:was|were|had been|used to be)\s+(?:\w+\s+)?"
                                  r"(?:failing|failed|red|broken|flaky)|(?:used to fail|failed|broke)\s+"
-                                 r"(?:before|earlier|previously|yesterday|on main|on master|on the base))\b",
+                                 r"(?:before|earlier|previously|yesterday|on main|on master|on the base))\b"
+                                 r"|\bfixed (?:the |a |that |this )?(?:last |remaining |only |one )?"
+                                 r"(?:failing|broken|red) \w+"
+                                 r"|\b(?:was|were|had been) (?:the only (?:thing|one|test)s? )?"
+                                 r"(?:failing|failed|red|broken)\b",
                                  re.IGNORECASE)
 
 
@@ -1096,12 +1104,12 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:wouldn't|would not|don't|do not|can't|cannot) (?:trust|rely on) (?:it|that|this|"
                         r"the (?:result|run|pass|green))|"
                         r"(?:that's|that is|that was|which is|which was) (?:all|the only (?:thing|one|ones|tests?|"
-                        r"suite)) (?:i|we) (?:ran|run|tested|executed))\b", re.IGNORECASE)
+                        r"suite|tier|part|set|level|layer|module|package|file)) (?:i|we) (?:ran|run|tested|executed))\b", re.IGNORECASE)
 # a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no tests to run]"
 _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?|items)\b"
                          r"|\b0 selected\b|\bno tests ran\b|\b(?:didn't|did not) collect anything\b"
                          r"|\bcollected nothing\b|\b0 pass(?:ed)?,? 0 fail(?:ed|ures?)?\b"
-                         r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b"
+                         r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b|\b0 (?:examples|specs),|\b0 tests,"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
