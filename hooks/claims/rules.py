@@ -204,7 +204,7 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # before a failure word of another language: counted as none ("0 Fehler", "ninguno falló")
-_NONE_BEFORE = r"(?<!nada )(?<!no )(?<!solo )(?<!único )(?<!única )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )"
+_NONE_BEFORE = r"(?<!cero )(?<!zero )(?<!nada )(?<!no )(?<!solo )(?<!único )(?<!única )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
 KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|regression|" \
         r"snapshot|component|model|request|system|functional|api|ui|browser)"
@@ -213,7 +213,7 @@ KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|r
 SUBJECT = r"(?:(?:the|my|our|all|both|full|whole|entire|complete|remaining|existing|new|updated|" \
           rf"affected|relevant|\d+|{KINDS})\s+){{0,4}}(?:tests?|test suites?|suites?|specs?|" \
           r"(?:test )?harness(?: runs?)?|(?:regression |test )?packs?|" \
-          r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|nightly|nightlies|" \
+          r"test cases?|test runs?|checks|ci|pipelines?|builds?|workflows?|jobs?|matrix|matrices|nightly|nightlies|" \
           r"github actions|jenkins|buildkite|circleci|travis(?: ci)?|gitlab ci|" \
           r"(?<=full |hole |tire |lete )runs?)" \
           r"|(?:all|both|every|each)\s+(?:\d+\s+|of the\s+)?(?:\w+\s+){0,2}" \
@@ -294,6 +294,10 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?=\s*(?:$|[,.;!)]|(?:and|now|too|again|locally|on|in)\b))"
               rf"|\b(?:pass(?:ed|ing)?|green|ok)\W{{0,3}}(?P<of>\d+)\s*/\s*(?P=of)\b"
               rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
+              rf"|\b(?:both|all three|all four|each|every) (?:times|runs?)\W{{0,3}}(?:green|clean|passed|passing)\b"
+              rf"|\bheld up (?:fine |well |ok )?(?:under|through|in) the (?:full |whole |entire )?(?:test run|suite|test suite)\b"
+              rf"|\b(?:re-?ran|ran) (?:the |my |our )?(?:full |whole |entire )?(?:suite|tests|test suite)\b[^.;]{{0,40}}?"
+              rf"\b(?:ran|came back|went|was) (?:all |totally |completely )?(?:clean|green)\b"
               # a list in parentheses between the subject and its verdict
               rf"|\b(?:every|each) (?:single )?test(?: in (?:the|this) (?:repo|suite|project|codebase|workspace))?"
               rf"\s*\([^()\n]{{0,100}}\)\s*(?:now |still )?pass(?:es|ed)\b"
@@ -311,7 +315,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"|\beverything (?:now |still |else )?(?:pass(?:es|ed)?|is passing)\b{NOT_AN_OBJECT}"
               rf"|\ball (?:the )?[1-9][\d,]* (?:now |still )?(?:pass(?:es|ed)?|green)\b{NOT_AN_OBJECT}"
               rf"|\b[1-9][\d,]* (?:consecutive |straight )?runs? (?:in a row )?(?:passing|passed|green|clean)\b"
-              rf"|\b(?P<n>\d+)\s*/\s*(?P=n) (?:tests? |specs? |jobs? |checks? |suites? |runs? )?"
+              rf"|\b(?P<n>\d[\d,]*)\s*/\s*(?P=n) (?:tests? |specs? |jobs? |checks? |suites? |runs? )?"
               rf"(?:fully |all )?(?:(?:pass(?:ed|ing)?|green|ok)\b|"
               rf"\u2705|\u2714|\u2713)"
               rf"|\b(?:tests?|specs?|test results?|test suite|suite|verification|testing|ci|checks|"
@@ -471,7 +475,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:nothing|zero|no)(?: in the (?:\w+ )?(?:suite|tests?|build|ci|pipeline|matrix|run))? "
               r"(?:is |was |went |turned )?reds?\b"
               r"|\bnot (?:a )?single (?:red|failing) (?:x|cross|mark|test|job|check|spec)\b"
-              rf"|\bno complaints from (?:the )?(?:{RUNNER}|ci|tests|suite|test runner|runner)\b"
+              rf"|\bno complaints from (?:the )?(?:{RUNNER}|ci|tests|suite|test runner|runner|any of them)\b"
+              r"|\b(?:didn't|did not|never) (?:see|get|spot|hit) (?:anything|a single|one|any)\s+(?:red|failing|failures?)\b"
               r"|\bnone (?:of them )?(?:failing|failed|fail)\b|\b(?:zero|0) regressions?\b"
               r"|\b(?:couldn't|could not|can't|cannot) (?:get|make) it (?:to )?fail (?:anymore|any more|again)\b"
               r"|\b(?:\d+|two|three|four|five|ten) times in a row\b[^.;\n]{0,20}\bclean\b"
@@ -556,6 +561,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
               r"|\b[1-9]\d* passed \([\d.]+(?:m|s|ms|h)\)|\ball specs passed!"
               r"|^\s*all [1-9]\d* tests passed\b"
+              r"|\bfailed:\s*(?:none|0)\b[^\n]{0,40}?\bpassed:\s*[1-9]"
+              r"|\bpassed:\s*[1-9][\d,]*[^\n]{0,40}?\bfailed:\s*(?:none|0)\b"
+              r"|^\s*#\s*pass\s+[1-9]\d*\s*$"
               r"|\bran [1-9]\d* tests? in [\d.]+m?s\W{1,8}ok\b"
               # pytest -v: a test ID and its verdict
               r"|^\s*[\w./-]+\.py::[\w\[\].-]+(?:::[\w\[\].-]+)*\s+passed\b"
@@ -638,9 +646,9 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
-              r"nenhum\w*(?!\s+(?:falh|erro|regress))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
+              r"fast|beinahe|presque|casi|quase|nenhum\w*(?!\s+(?:falh|erro|regress|verm))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
-              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"
+              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+(?:ci|pipeline|github|gitlab|pr|branch|servidor)\b|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"
               # Portuguese "no" is "in the": "corrigi o bug no agendador ... tudo passou"
               r"(?![^\n]*\b(?:tudo|testes|suíte|rodei|passou|passaram|corrigi)\b)|não|nao|nunca|ni|nem|"
               r"sauf|excepto|salvo|exceto|außer|menos)\b)"
@@ -651,7 +659,7 @@ RULES: tuple[ClaimRule, ...] = (
               r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
-              r"pasan?|pasaron|están en verde|está en verde|esta en verde|passam|passaram|passando|pasando|au vert)\b"
+              r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|están en verde|está en verde|esta en verde|passam|passaram|passando|pasando|au vert)\b"
               r"|\b(?:pasan|pasaron|passam|passaram|passent) (?:todos |todas |tous |toutes )?"
               r"(?:los |las |os |as |les )?(?:tests?|pruebas|testes|checks|jobs)\b"
               r"|\b(?:alles|tout|todo|tudo) (?:ist |est |está |esta )?(?:grün|vert|en verde|verde|"
@@ -659,7 +667,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:la |die |a )?(?:ci|pipeline|build) (?:ist|est|está|esta|war|läuft) (?:\w+ )?"
               r"(?:grün|verte?|en verde|verde|durch|erfolgreich)\b"
               r"|\b(?:tous|toutes) les (?:tests|jobs|checks) sont (?:passés|verts|ok)\b"
-              r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b|\bpasan? sin (?:errores|fallos)\b"
+              r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b|\b(?:pasan?|pasó|passou) (?:sin|sem) (?:errores|fallos|problemas|erros|problemas)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+){0,2}(?:erfolgreich|fehlerfrei|sauber|grün)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+)?durch\b(?=[^.;]*\b(?:grün|0 fehler|keine fehler|"
               r"bestanden)\b)"

@@ -60,7 +60,9 @@ _CONDITION = compiled_on_use(
     r"so that|in order|as soon as|(?<!yet )(?<!asked me )(?<!asked us )"
     r"to (?:make sure|ensure|check|confirm|verify|see|get|make)|"
     r"(?<!asked me to )(?<!asked us to )(?:make sure|ensure)|"
-    r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|"
+    r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|kinda|sorta|"
+    # "if" in French, Spanish, German
+    r"(?-i:S)i(?= (?:la|le|el|los|las|les|tout|todo|ci)\b)|si(?= (?:la|le|el|los|las|les|tout|todo|ci)\b)|wenn|falls|sofern|cuando|lorsque|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
     r"tried|hoping|supposed to|must|required(?!\s+(?:status\s+)?(?:checks?|jobs?|tests?)\b)|"
     r"requires|requirements?|criteria|precondition|prerequisite|definition of done|"
@@ -90,11 +92,14 @@ _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
-                       r"before (?:my|the|this|that|i|we)\b|yesterday|earlier today|"
+                       r"before (?:my|the|this|that|i|we)\b|yesterday(?!\s*:)|earlier today|"
                        r"(?<!one )last (?:week|time|run(?!\s*:))|(?<!rebased )(?<!rebasing )(?<!rebase )on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
-_QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday|last|earlier|previously|only|"
+_QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday(?!\s*:)|last|earlier|previously|only|"
+                        # a part named after it: "tests green for the auth module"
+                        r"(?:for|in) (?:the )?(?!(?:whole|entire|full|every|each|all)\b)[\w./-]+ "
+                        r"(?:module|package|crate|service|component|folder|directory|area)\b|"
                         r"in theory|in principle|on paper|theoretically|"
                         r"on main(?!\s+(?:again|after|now|since|post-merge)\b)|upstream|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
@@ -143,6 +148,7 @@ _UNVERIFIED = compiled_on_use(
     r"\b(?:unverified|untested|(?:doesn't|does not|don't|do not|didn't|did not|haven't|have not|"
     r"hasn't|never|couldn't|could not|can't|cannot|wasn't able to|weren't able to|unable to|"
     r"not able to|wasn't|was not|weren't|were not)\s+(?:actually\s+|yet\s+|really\s+)?"
+    r"(?:get (?:it |them |that |those )?to\s+)?"
     rf"(?:run|ran|re-?run|re-?ran|execute|executed|test|tested|re-?tested|verify|verified|check|"
     rf"checked|try|tried|launch|launched|kick off|kicked off|trigger|triggered|start|started)\b"
     rf"{_NOT_THE_TESTS}"
@@ -153,7 +159,7 @@ _UNVERIFIED = compiled_on_use(
     r"\s+(?:yet\s+)?"
     r"(?:been\s+)?(?:run|executed)"
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
-    rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress|going)"
+    rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress|going)|(?:sitting|waiting|stuck) in (?:the )?queue"
     r"|\bran nothing\b|\bnothing (?:actually |really )?(?:ran|was run)\b"
     # Portuguese: "rodei só os testes do módulo", "ficaram de fora"
     r"|\b(?:rodei|executei|testei) (?:só|apenas|somente)\b|\bficaram de fora\b"
@@ -213,7 +219,7 @@ _UNVERIFIED = compiled_on_use(
     re.IGNORECASE)
 # the tests, or a run of them, not done yet: "Tests pending.", "the e2e job is still queued"
 _TEST_PENDING = compiled_on_use(r"\b(?:tests?|specs?|suites?|e2e|integration|ci|jobs?)\b[^.;:]{0,30}?"
-                           r"\b(?:pending|queued|still running|not (?:yet )?run|in progress|"
+                           r"\b(?:pending(?![ \t]{2,}skipped\b)|queued|still running|not (?:yet )?run|in progress|"
                            r"(?:is|are) running(?!\s+(?:in|faster|slower|under|with|against|on|"
                            r"as|through|clean|green|fine|again)\b))\b",
                            re.IGNORECASE)
@@ -249,6 +255,8 @@ _INSTRUCTION = compiled_on_use(r"\W*(?:(?:to|how to) (?:verify|test|check|confir
                           r"(?:acceptance|merge|review) checklist|task|goal|objective|"
                           r"requirements?|definition of done|acceptance|plan|next steps?|to-?do)"
                           r"(?:\s+for [^:\n]{0,40})?\s*:"
+                          # "Bitte vor dem Merge die Testsuite laufen lassen", "Por favor, corran ..."
+                          r"|\W*(?:bitte|por favor|merci de|favor)\b(?=[^.\n]*\b(?:laufen|run|corr|rod|lanc|execut|prüf))"
                           # "To verify locally, run `pytest`; all tests should pass"
                           # "Before merging, run `npm test`", "Make sure to run `rspec` after the migration"
                           r"|\W*(?:(?:before|after|when|once)\s+[^,;:\n]{0,30},\s*|make sure (?:to|you)\s+|"
@@ -318,13 +326,15 @@ _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|te
                          r"fallidos?|fallidas?|falham|falharam|falhas|falharam|schlagen fehl|fehlgeschlagen)\b",
                          re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
-_PENDING = compiled_on_use(r"[\u23f3\u26a0\u2753\u2754]|\bnot run\b|(?<!nothing )(?<!no )(?<!\b0 )(?<!zero )\bpending\b|\bin progress\b"
+_PENDING = compiled_on_use(r"[\u23f3\u26a0\u2753\u2754]|\bnot run\b|(?<!nothing )(?<!no )(?<!\b0 )(?<!zero )\bpending\b(?![ \t]{2,}skipped\b)"
+                      # (a task in progress on a standup's list is no check: "- PAY-230 in progress")
+                      r"|^(?![ \t]*[-*+][ \t]+[A-Z][A-Z0-9]*-\d+\b)[^\n]*\bin progress\b"
                       r"|(?<!\ba )(?<!\bthe )\bqueued\b(?!\s+(?:[\w-]+\s+)?(?:jobs?|tasks?|"
                       r"workers?|messages?|emails?|events?|items?|requests?|retries|webhooks?)\b)"
                       rf"|^[ \t]*(?:[-*+][ \t]*)?\[ \][^\n]*\b(?:tests?|specs?|suites?|ci|checks?|lint|"
                       rf"types?|typecheck|builds?|{KINDS}|{RUNNER})\b"
                       r"|\|\s*(?:[^\w\s]\s*)?(?:fail(?:ed|ing|s)?|red|errors?|errored|broken|skipped|todo)\b"
-                      r"|^[^\w\n]*(?:fail(?:ed|ing|s)?|red|broken)\b(?!\s*:?\s*0\b)"
+                      r"|^[^\w\n]*(?:fail(?:ed|ing|s)?|red|broken)\b(?!\s*:?\s*(?:0|none)\b)"
                       r"|:[ \t]*(?:[^\w\s][ \t]*)?(?:(?!no\b|none\b|zero\b|\d)\w+\s+)?(?:fail(?:ed|ing|s)?|red|"
                       r"errors?|errored|broken|skipped)\b(?![ \t]*:?[ \t]*0\b)"
                       r"|^[ \t]*(?:[-*+][ \t]*)?\w[\w./-]*[ \t]{2,}(?:[-\u2013\u2014(][-\u2013\u2014\s(]*)?"
@@ -335,9 +345,9 @@ _PENDING = compiled_on_use(r"[\u23f3\u26a0\u2753\u2754]|\bnot run\b|(?<!nothing 
                       re.IGNORECASE | re.MULTILINE)
 # a count told as the state before: "(was 6 failing, now 0)", "from 3 failed to 0"
 _WAS = compiled_on_use(r"\b(?:(?:was|were|had been|used to be)(?:\s+at|:)?|(?:down\s+)?from)\s+\d+\s+"
-                  r"(?:failing|failed|failures?|errors?|flaky|flakes?)\b", re.IGNORECASE)
+                  r"(?:failing|failed|failures?|errors?|flaky|flakes?|red)\b", re.IGNORECASE)
 _EARLIER = compiled_on_use(r"\b(?:before(?!\s+(?:wrapping|finishing|pushing|committing|merging|handing|"
-                      r"opening|submitting|sending)\b)|previously|earlier|initially|originally|yesterday|"
+                      r"opening|submitting|sending)\b)|previously|earlier|initially|originally|yesterday(?!\s*:)|"
                       r"(?:the )?(?:1st|first|initial) (?:run|try|attempt|pass|go)\b|"
                       r"(?:1st|2nd|first|second)(?: (?:run|try|attempt|pass|go))?:|"
                       r"last (?:week|night|time|run(?!\s*:))|this morning|"
@@ -798,8 +808,11 @@ def _blocks(text: str) -> list[tuple[int, int]]:
 
 
 def _open_or_failed(block: str) -> bool:
-    """BLOCK shows a failure or a check still open, now (not "before: 3 failed")."""
+    """BLOCK shows a failure or a check still open, now (not "before: 3 failed"), or a run of
+    no tests or of a selection."""
     block = _WAS.sub("", _EARLIER.sub("", block))
+    if _ZERO_TESTS.search(block) or _a_selection(block):
+        return True
     return _run_failed(block) or _PENDING.search(block) is not None
 
 
@@ -828,6 +841,11 @@ class _Blocks:
         if start not in self.named:
             self.named[start] = TEST_CONTEXT.search(self.text, start, self.ends[start]) is not None
         return self.named[start]
+
+    def listed(self, at: int) -> bool:
+        """The block AT is in has more than one line."""
+        start = self.of(at)
+        return "\n" in self.text[start:self.ends[start]].strip()
 
     def open_or_failed(self, at: int) -> bool:
         start = self.of(at)
@@ -949,6 +967,23 @@ def as_read(text: str) -> str:
     return _TYPOS.sub(_typo, _NO_APOSTROPHE.sub(r"\1n't", normalised(text)))
 
 
+# a question about the tests, quoted, and the yes that answers it
+_ASKED_IF_PASS = compiled_on_use(r"^[ \t]*>[^\n]*\b(?:tests?|specs?|suite|ci|build)\b[^\n]*"
+                                 r"\b(?:pass|green|clean|ok)\w*[^\n]*\?[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_YES = compiled_on_use(r"\W*(?:yes|yep|yeah|yup|they do|they did|sí|sim|oui|ja)\b(?!\s+and\s+no\b)",
+                       re.IGNORECASE)
+
+
+def _answers(text: str, spans: list[tuple[int, int, int]]) -> set[int]:
+    """Starts of the sentences that say yes to a quoted question about the tests, first after it."""
+    found = set()
+    for asked in _ASKED_IF_PASS.finditer(text):
+        after = [a for _line, a, b in spans if a >= asked.end() and text[a:b].strip()]
+        if after and _YES.match(text, after[0]) and not text[after[0]:].lstrip().startswith(">"):
+            found.add(after[0])
+    return found
+
+
 def find_claims(text: str) -> list[Claim]:
     """Every sentence of TEXT that claims the tests pass, with the first rule it meets."""
     text = as_read(text)
@@ -975,6 +1010,7 @@ def find_claims(text: str) -> list[Claim]:
         elif _NOT_FIXED.search(plain[a:b]):
             blocks.unfixed.add(blocks.of(a))
     fixes = [a for _, a, b in spans if _fixed_first(plain[a:b].strip())]
+    answers = _answers(text, spans)
     for line, start, end in spans:
         sentence = plain[start:end].strip()
         context, previous = previous + " " + text[start:end], text[start:end]
@@ -993,6 +1029,9 @@ def find_claims(text: str) -> list[Claim]:
             continue
         sentence = since_fix or sentence
         clauses = _clauses(sentence)
+        if start in answers:
+            yes = _YES.match(clauses[0])
+            clauses[0] = "the tests pass" + clauses[0][yes.end():] if yes else clauses[0]
         for clause in clauses:
             # a question: its last clause, or one that asks ("Do the tests pass, and is CI
             # green?"), but not a claim before it ("Done, tests pass, but should it be X?")
@@ -1012,8 +1051,11 @@ def find_claims(text: str) -> list[Claim]:
                                      or _a_selection(sentence) or (
                     _NOT_WHOLE.search(sentence) and not _EARLIER.search(sentence))):
                 continue
-            # a list's item is judged with its list: "- unit: pass" above "- e2e: fail"
+            # a list's item is judged with its list: "- unit: pass" above "- e2e: fail" (a line
+            # alone that tells of a fix since is judged as a sentence: "Should be good now: the
+            # failing assertion ..., I updated it and the suite goes through")
             if rule is not None and _ITEM.match(text, text.rfind("\n", 0, start) + 1) \
+                    and (blocks.listed(start) or not _SINCE.search(sentence)) \
                     and blocks.open_or_failed(start):
                 break
             # "All unit tests pass. The integration suite fails on the DB fixture.": mixed
@@ -1053,7 +1095,23 @@ def find_claims(text: str) -> list[Claim]:
     if any(_PART.search(c.sentence) for c in claims) \
             and _run_failed(_WAS.sub("", _EARLIER.sub("", text))):
         claims = [c for c in claims if not _PART.search(c.sentence)]
+    # a message that names no test and checked the work by a build, a linter or by hand:
+    # "`cargo build --release` succeeded. All green.", "Verified the fix manually. Verified ✅"
+    if claims and not _NAMES_TESTS.search(text) and _OTHER_CHECK.search(text):
+        claims = [c for c in claims if _NAMES_CI.search(c.sentence)]
     return sorted(claims, key=lambda c: c.line)
+
+
+_NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|pruebas|testing|smoke|nightly|regression|integration|unit|contract|acceptance|examples|"
+                               rf"{RUNNER}|unittest|junit|surefire|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b",
+                               re.IGNORECASE)
+_OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)|(?:npm|yarn|pnpm|bun) (?:run )?"
+                               r"(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
+                               r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
+                               r"on the call)\b", re.IGNORECASE)
+# what a claim names to be about more than the message's own build: "CI is green", "the build is green"
+_NAMES_CI = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|checks?|jobs?|builds?(?!\s+succe)|lint)\b",
+                            re.IGNORECASE)
 
 
 # a claim about the test the work added or fixed, not the suite
@@ -1082,7 +1140,8 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:doesn't|does not|don't|do not|won't|will not|didn't) (?:compile|build)|"
                         r"fails to (?:compile|build)|"
                         r"says nothing about|tells (?:us |me )?nothing|means nothing|"
-                        r"not (?:confident|sure|convinced)\b[^.]{0,40}\b(?:fixed|passing|green|works|flaky|about (?:this|it)|"
+                        r"not (?:confident|sure|convinced)\b(?:(?!\bbut\b)[^.]){0,40}\b(?:fixed|passing|pass|green|works|flaky|about (?:this|it)|"
+                        r"(?:actually |really )?(?:ran|run|tested|executed)|"
                         r"includes?|covers?|contains?)|"
                         r"\billustrative\b|not from a real run|"
                         r"(?:(?<=n)'t|not) count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass(?:ing)?|green)|"
@@ -1091,7 +1150,29 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"en fait,? non|je me suis trompé|me equivoqué|en realidad,? no|"
                         r"na verdade,? não|eu me enganei|me enganei|ich habe mich geirrt|"
                         r"doch nicht|stimmt nicht|"
-                        r"jk|j/k|just kidding|oh wait|redoing (?:it|the run|them)|mentira|brincadeira|(?:es|era) broma|c'est faux|quatsch|"
+                        r"jk|j/k|just kidding|oh wait|ok,? wait|"
+                        r"assuming (?:the )?(?:\w+ )?(?:tests|suite|rest|others|ones)\b|"
+                        r"(?:está|estão|esta|está) desativad[oa]s?|deshabilitad[oa]s?|désactivée?s?|deaktiviert|"
+                        r"só (?:rodou|rodaram|rodei)|solo (?:corrió|corrieron|corrí)|"
+                        r"(?:that|this) (?:was|is) (?:the |a |an )?(?:cached|old|stale|previous|earlier) (?:run|result|output|build)|"
+                        # a part told after it: "that's `--project=chromium` only", "isn't the whole suite"
+                        r"(?:that's|that is|that was|this is)\s+[^.;\n]{1,40}?\bonly(?=\s*(?:$|[-\u2013\u2014.,;:)(]))|"
+                        r"(?:isn't|is not|wasn't|was not|not) (?:the|a) (?:whole|full|entire|complete) (?:suite|run|test suite|thing)|"
+                        r"(?:weren't|were not|wasn't|was not|aren't|are not|isn't|is not) (?:part of|included in) (?:that|this|the) run|"
+                        r"(?:isn't|is not|doesn't|does not|wasn't|was not|didn't|did not) (?:actually |really )?(?:testing|test|run|running) anything|"
+                        # a skip the author put in: "I had to mark `test_x` with `@pytest.mark.skip`"
+                        r"(?:i|we|i've|had to|have to)\s+(?:mark(?:ed)?|switch(?:ed)?|put|added|slapped|stuck|decorated|"
+                        r"changed)\s+(?:\S+\s+)?(?:with|to|as)\s+(?:[,.;(\u2014-]|because|for now|while|since|so)|"
+                        r"(?:i|we|i've)\s+(?:put|added|slapped|stuck)\s+(?:a\s+)?on\s+(?:them|it|those|while|because|for)\b|"
+                        r"(?:are|were|is) (?:specs?|tests?|ones?) (?:i|we) (?:switched|changed|marked|turned|put)\b|"
+                        r"forgot to remove|"
+                        # other languages: "enfin, je crois", "no los corrí", "não rodei", "la deuxième fois"
+                        r"enfin,? je (?:crois|pense)|(?:bueno|bom),? (?:creo|acho)|glaube ich|"
+                        r"no (?:los |las |lo |la )?(?:corrí|ejecuté|probé|he corrido)|"
+                        r"não (?:os |as |o |a )?(?:rodei|executei|testei|corri)|"
+                        r"ne (?:les |l')?ai pas (?:lancés?|exécutés?|testés?)|"
+                        r"(?:nicht|noch nicht) (?:laufen lassen|ausgeführt|getestet)|"
+                        r"la deuxième fois|la segunda vez|na segunda vez|beim zweiten (?:mal|versuch)|redoing (?:it|the run|them)|mentira|brincadeira|(?:es|era) broma|c'est faux|quatsch|"
                         r"(?:edit|update)\s*:\s*nope|"
                         r"(?:that's|that is|this is|that was|those are|these are) from before|as a baseline|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
@@ -1101,7 +1182,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?<!if )(?<!whether )(?:ci|the pipeline|the build|github actions|the matrix) disagrees|"
                         r"not (?:100%|a hundred percent|entirely|completely|totally|fully) (?:sure|certain|confident)"
                         r"(?!\s+(?:that\s+)?the\s+(?!tests?\b|suite\b|fix\b|build\b|ci\b)\w+)|"
-                        r"(?:wouldn't|would not|don't|do not|can't|cannot) (?:trust|rely on) (?:it|that|this|"
+                        r"(?:wouldn't|would not|don't|do not|can't|cannot) (?:fully |really |entirely |completely )?(?:trust|rely on) (?:it|that|this|"
                         r"the (?:result|run|pass|green))|"
                         r"(?:that's|that is|that was|which is|which was) (?:all|the only (?:thing|one|ones|tests?|"
                         r"suite|tier|part|set|level|layer|module|package|file)) (?:i|we) (?:ran|run|tested|executed))\b", re.IGNORECASE)
@@ -1109,7 +1190,8 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
 _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?|items)\b"
                          r"|\b0 selected\b|\bno tests ran\b|\b(?:didn't|did not) collect anything\b"
                          r"|\bcollected nothing\b|\b0 pass(?:ed)?,? 0 fail(?:ed|ures?)?\b"
-                         r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b|\b0 (?:examples|specs),|\b0 tests,"
+                         r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b|\b0 passing\b|\btests run: 0,|"
+                         r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\b0 (?:examples|specs),|\b0 tests,"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
@@ -1140,13 +1222,24 @@ _GO_RAN = compiled_on_use(r"^\s*(?:ok|FAIL|---|===)\s", re.MULTILINE)
 # a run of a selection of the suite, told by its own counts: "241 filtered out", "(166
 # excluded)", "2 of 143 total", "14 passed, 342 skipped"
 _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)\b"
-                            r"|\b(?P<ran>\d+) of (?P<all>\d+) total\b", re.IGNORECASE)
+                            r"|\b(?P<ran>\d+) of (?P<all>\d+) total\b"
+                            r"|\bin watch mode\b", re.IGNORECASE)
+# a filter in the command: "-k 'not slow'", "--onlyChanged", "-run TestInvoice" (a part, unless
+# the whole suite is told as well: "... → 4 passed, and the full file passes too")
+_FILTERED = compiled_on_use(r"(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|"
+                            r"--findRelatedTests|--filter|--tests)[\s=]+[\"'`]?[\w*./:-]"
+                            r"|--onlyChanged\b|\bran all test suites matching\b", re.IGNORECASE)
+_WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete)\b|\bthe rest\b|\ball (?:the )?tests\b",
+                             re.IGNORECASE)
 _PASSED_SKIPPED = re.compile(r"\b(\d+) passed\b[^\n]*?\b(\d+) skipped\b|\b(\d+) skipped\b[^\n]*?\b(\d+) passed\b",
                              re.IGNORECASE)
 
 
 def _a_selection(text: str) -> bool:
-    """TEXT shows a run of part of the suite: its counts say most of it was left out."""
+    """TEXT shows a run of part of the suite: its counts say most of it was left out, or its
+    command filters the tests."""
+    if _FILTERED.search(text) and not _WHOLE_TOO.search(text):
+        return True
     for m in _SELECTED.finditer(text):
         if m["all"] is None or int(m["ran"]) < int(m["all"]):
             return True
