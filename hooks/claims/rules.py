@@ -20,6 +20,7 @@ its end) counts only where its block names the tests, CI or a runner.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable
@@ -45,7 +46,7 @@ class _PatternOnUse:
         self._source = source
         self._flags = flags
         self._compiled: re.Pattern[str] | None = None
-        self._words: frozenset[str] | None = None
+        self._words: re.Pattern[str] | None = None
         self._uses = 0  # searches before the words are looked for; -1 once they were
 
     @property
@@ -62,12 +63,14 @@ class _PatternOnUse:
             if self._uses < WORDS_AFTER_USES:
                 return False
             self._uses = -1
-            self._words = _necessary_words_of(self._source, self._flags)
+            words = _necessary_words_of(self._source, self._flags)
+            self._words = None if words is None else re.compile(
+                "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
         words = self._words
         if words is None:
             return False
-        folded = _folded(string)
-        return not any(word in folded for word in words)
+        # one search in C for any of the words, not a Python loop over them
+        return words.search(_folded(string)) is None
 
     def search(self, string: str, *span: int) -> re.Match[str] | None:
         compiled = self._compiled or self._compile()
@@ -104,6 +107,7 @@ class _PatternOnUse:
         return getattr(self._compiled or self._compile(), name)
 
 
+@functools.lru_cache(maxsize=64)
 def _folded(text: str) -> str:
     # IGNORECASE matches "i" to the dotless i (U+0131), which casefold keeps; every other
     # ASCII letter's case-insensitive matches casefold to it (checked over all of Unicode)
