@@ -63,14 +63,13 @@ class _PatternOnUse:
             if self._uses < WORDS_AFTER_USES:
                 return False
             self._uses = -1
-            words = _necessary_words_of(self._source, self._flags)
-            self._words = None if words is None else re.compile(
-                "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
-        words = self._words
-        if words is None:
+            necessary = _necessary_words_of(self._source, self._flags)
+            self._words = None if necessary is None else re.compile(
+                "|".join(re.escape(w) for w in sorted(necessary, key=len, reverse=True)))
+        if self._words is None:
             return False
         # one search in C for any of the words, not a Python loop over them
-        return words.search(_folded(string)) is None
+        return self._words.search(_folded(string)) is None
 
     def search(self, string: str, *span: int) -> re.Match[str] | None:
         compiled = self._compiled or self._compile()
