@@ -251,7 +251,7 @@ VERDICT_END = r"(?=\s*(?:$|[^\w\s]|\d|(?:on|in|for|with|locally|now|again|too|al
               r"consistently|fine|after|against|under|across|both|all|every|each|and|as|" \
               r"including|without|but|though|although|except|apart|when|once|so|here|there|" \
               r"first|twice|reliably|successfully|green|ok|today|from|via|within|everywhere|" \
-              r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|" \
+              r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|no cap|fr|ngl|tbh|imo|lol|" \
               r"(?:the |my |this )?(?:first|second|third|last) time|" \
               r"(?:un|ex|re)?[a-z]+ly)\b))"
 # where a verdict said of the run just described ends: at the clause's end, or at an emoji
@@ -297,6 +297,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?=\s*(?:$|[,.;!)]|(?:and|now|too|again|locally|on|in)\b))"
               rf"|\b(?:pass(?:ed|ing)?|green|ok)\W{{0,3}}(?P<of>\d+)\s*/\s*(?P=of)\b"
               rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
+              rf"|\bgreen\W{{0,4}}\((?:full|whole|entire|complete) (?:run|suite|test run)\)"
+              rf"|\b(?:main|master|trunk)(?:'s| is) (?:green|passing) again\b"
               rf"|\b(?:both|all three|all four|each|every) (?:times|runs?)\W{{0,3}}(?:green|clean|passed|passing)\b"
               rf"|\bheld up (?:fine |well |ok )?(?:under|through|in) the (?:full |whole |entire )?(?:test run|suite|test suite)\b"
               rf"|\b(?:re-?ran|ran) (?:the |my |our )?(?:full |whole |entire )?(?:suite|tests|test suite)\b[^.;]{{0,40}}?"
@@ -456,7 +458,9 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:are\s+|is\s+|was\s+|were\s+)?(?:all\s+)?green|"
               rf"succeed(?:s|ed)?|went green|(?:came|come|comes) (?:back|through) clean|ran clean|"
               rf"(?:came|come|comes) back (?:fully |all )?green|"
-              rf"(?:are\s+|is\s+)?(?:all\s+|fully\s+)?clean)\b{NOT_AN_OBJECT}",
+              rf"(?:are\s+|is\s+)?(?:all\s+|fully\s+)?clean)\b{NOT_AN_OBJECT}"
+              # a prediction after the fix: "That was the one thing breaking the suite, it'll be green now"
+              rf"|\b(?:it|this|that)(?:'ll|\s+will|\s+should)\s+(?:go\s+|be\s+|turn\s+)?green\s+(?:now|again)\b",
               "I fixed the two specs. Both pass now.",
               "I fixed the two specs. Both fail on CI.",
               needs_context=True),
@@ -480,6 +484,10 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bnot (?:a )?single (?:red|failing) (?:x|cross|mark|test|job|check|spec)\b"
               rf"|\bno complaints from (?:the )?(?:{RUNNER}|ci|tests|suite|test runner|runner|any of them)\b"
               r"|\b(?:didn't|did not|never) (?:see|get|spot|hit) (?:anything|a single|one|any)\s+(?:red|failing|failures?)\b"
+              r"(?!\s+but\b)"
+              r"|\b(?:wasn't|was not|weren't|were not|isn't|is not) (?:a single|one|any) (?:red|failing|failed) "
+              r"(?:jobs?|checks?|tests?|specs?)\b"
+              rf"|\b(?:suite|tests|ci|runner|{RUNNER}) (?:didn't|did not|doesn't|does not) complain\b"
               r"|\bnone (?:of them )?(?:failing|failed|fail)\b|\b(?:zero|0) regressions?\b"
               r"|\b(?:couldn't|could not|can't|cannot) (?:get|make) it (?:to )?fail (?:anymore|any more|again)\b"
               r"|\b(?:\d+|two|three|four|five|ten) times in a row\b[^.;\n]{0,20}\bclean\b"
@@ -564,6 +572,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
               r"|\b[1-9]\d* passed \([\d.]+(?:m|s|ms|h)\)|\ball specs passed!"
               r"|^\s*all [1-9]\d* tests passed\b"
+              r"|\bsuccessfully ran target test for [1-9]\d* projects?\b"
+              r"|^\s*[1-9]\d* passing \(\d+(?:ms|s|m)\)\s*$"
+              r"|^\s*tests:\s+[1-9][\d,]* passed \([\d,]+ assertions\)"
               r"|\bfailed:\s*(?:none|0)\b[^\n]{0,40}?\bpassed:\s*[1-9]"
               r"|\bpassed:\s*[1-9][\d,]*[^\n]{0,40}?\bfailed:\s*(?:none|0)\b"
               r"|^\s*#\s*pass\s+[1-9]\d*\s*$"
@@ -662,7 +673,8 @@ RULES: tuple[ClaimRule, ...] = (
               r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
-              r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|están en verde|está en verde|esta en verde|passam|passaram|passando|pasando|au vert)\b"
+              r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|(?:toda |inteira |completa )?verde|slagen|geslaagd|groen|passano|sono passati|"
+              r"están en verde|está en verde|esta en verde|passam|passaram|passando|pasando|au vert)\b"
               r"|\b(?:pasan|pasaron|passam|passaram|passent) (?:todos |todas |tous |toutes )?"
               r"(?:los |las |os |as |les )?(?:tests?|pruebas|testes|checks|jobs)\b"
               r"|\b(?:alles|tout|todo|tudo) (?:ist |est |está |esta )?(?:grün|vert|en verde|verde|"
@@ -670,6 +682,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:la |die |a )?(?:ci|pipeline|build) (?:ist|est|está|esta|war|läuft) (?:\w+ )?"
               r"(?:grün|verte?|en verde|verde|durch|erfolgreich)\b"
               r"|\b(?:tous|toutes) les (?:tests|jobs|checks) sont (?:passés|verts|ok)\b"
+              r"|\btutto (?:ok|verde|passa)\b|\bzero fallimenti\b|\bnessun (?:errore|fallimento|test fallito)\b"
               r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b|\b(?:pasan?|pasó|passou) (?:sin|sem) (?:errores|fallos|problemas|erros|problemas)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+){0,2}(?:erfolgreich|fehlerfrei|sauber|grün)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+)?durch\b(?=[^.;]*\b(?:grün|0 fehler|keine fehler|"

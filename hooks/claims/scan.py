@@ -62,7 +62,7 @@ _CONDITION = compiled_on_use(
     r"(?<!asked me to )(?<!asked us to )(?:make sure|ensure)|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|kinda|sorta|"
     # "if" in French, Spanish, German
-    r"(?-i:S)i(?= (?:la|le|el|los|las|les|tout|todo|ci)\b)|si(?= (?:la|le|el|los|las|les|tout|todo|ci)\b)|wenn|falls|sofern|cuando|lorsque|"
+    r"si(?=\s+\w)|se(?=\s+(?:i|il|la|lo|gli|le|os|as|o|a|tutto|tudo|todos|todas)\b)|wenn|falls|sofern|cuando|lorsque|wäre|wären|würde|würden|sería|serían|serait|seraient|seria|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
     r"tried|hoping|supposed to|must|required(?!\s+(?:status\s+)?(?:checks?|jobs?|tests?)\b)|"
     r"requires|requirements?|criteria|precondition|prerequisite|definition of done|"
@@ -147,9 +147,10 @@ _NOT_THE_TESTS = r"(?!(?:\s+(?:the|any|it|them|this|that))?\s+(?:lint|linter|for
 _UNVERIFIED = compiled_on_use(
     r"\b(?:unverified|untested|(?:doesn't|does not|don't|do not|didn't|did not|haven't|have not|"
     r"hasn't|never|couldn't|could not|can't|cannot|wasn't able to|weren't able to|unable to|"
-    r"not able to|wasn't|was not|weren't|were not)\s+(?:actually\s+|yet\s+|really\s+)?"
+    r"not able to|wasn't|was not|weren't|were not|(?:haven't|have not|hasn't|has not) been able to)"
+    r"\s+(?:actually\s+|yet\s+|really\s+)?(?:been\s+)?"
     r"(?:get (?:it |them |that |those )?to\s+)?"
-    rf"(?:run|ran|re-?run|re-?ran|execute|executed|test|tested|re-?tested|verify|verified|check|"
+    rf"(?:run|ran|re-?run|re-?ran|execute|executed|test|tested|re-?tested|verify|verified|confirm|confirmed|check|"
     rf"checked|try|tried|launch|launched|kick off|kicked off|trigger|triggered|start|started)\b"
     rf"{_NOT_THE_TESTS}"
     rf"|(?<!\bno )(?<!\bor )(?<!\bnor )(?<!\bwithout )(?<!\bzero )(?<!\b0 )"
@@ -161,6 +162,9 @@ _UNVERIFIED = compiled_on_use(
     r"|(?:hasn't|has not|haven't|have not|isn't|is not|not yet)\s+(?:started|finished|completed|"
     rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress|going)|(?:sitting|waiting|stuck) in (?:the )?queue"
     r"|\bran nothing\b|\bnothing (?:actually |really )?(?:ran|was run)\b"
+    r"|\b(?:(?:ran|run|tested|executed) only|only (?:ran|tested|executed))\b(?![^.]*\bbut\b)"
+    r"|\blet (?:ci|the pipeline|github actions|the ci) (?:do|run|handle|take care of)\b"
+    r"|\b(?:hasn't|has not|haven't|have not|didn't|did not) (?:yet )?(?:picked up|started on)\b"
     # Portuguese: "rodei só os testes do módulo", "ficaram de fora"
     r"|\b(?:rodei|executei|testei) (?:só|apenas|somente)\b|\bficaram de fora\b"
     r"|\bno (?:\w+ )?tests (?:actually )?(?:ran|were run)\b"
@@ -253,7 +257,9 @@ _INSTRUCTION = compiled_on_use(r"\W*(?:(?:to|how to) (?:verify|test|check|confir
                           r"steps to (?:reproduce|test|verify)|(?:reviewer )?checklist|"
                           r"testing instructions|expected(?: output| result)?|acceptance criteria|"
                           r"(?:acceptance|merge|review) checklist|task|goal|objective|"
-                          r"requirements?|definition of done|acceptance|plan|next steps?|to-?do)"
+                          r"requirements?|definition of done|acceptance|plan|next steps?|to-?do|"
+                          # a standup's plan: "Today: run the full suite", "Hoy: correr la suite"
+                          r"today|tomorrow|hoy|mañana|hoje|amanhã|heute|morgen|aujourd'hui|demain|oggi|domani)"
                           r"(?:\s+for [^:\n]{0,40})?\s*:"
                           # "Bitte vor dem Merge die Testsuite laufen lassen", "Por favor, corran ..."
                           r"|\W*(?:bitte|por favor|merci de|favor)\b(?=[^.\n]*\b(?:laufen|run|corr|rod|lanc|execut|prüf))"
@@ -282,7 +288,7 @@ _LEAD_IN = compiled_on_use(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:lo
                       r"(?<!\btox )(?<!\bnox )(?<!\bit )(?<!\bthey )reported|user's (?:log|output|run|ci|build|report|paste|trace)s?|their (?:log|output|run|ci|build)s?|"
                       r"attached|customer'?s?|someone(?:'s| else's)?|linked|not mine|"
                       r"contractor'?s?|colleague'?s?|teammate'?s?|co-?worker'?s?|"
-                      r"another (?:team|machine|dev)|"
+                      r"another (?:team|machine|dev)|(?:sent|gave|pasted|posted) (?:me|us)|from (?:his|her|their) run|"
                       r"(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bwe've )(?:shared|forwarded))\b", re.IGNORECASE)
 # ... or a log being discussed, which is not this work's run where the message tells of a
 # failure or something not fixed: "The failing CI log has this line:", "The job log shows:"
@@ -326,7 +332,7 @@ _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|te
                          r"fallidos?|fallidas?|falham|falharam|falhas|falharam|schlagen fehl|fehlgeschlagen)\b",
                          re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
-_PENDING = compiled_on_use(r"[\u23f3\u26a0\u2753\u2754]|\bnot run\b|(?<!nothing )(?<!no )(?<!\b0 )(?<!zero )\bpending\b(?![ \t]{2,}skipped\b)"
+_PENDING = compiled_on_use(r"[\u23f3\u23ed\u26a0\u2753\u2754]|\bnot run\b|\b(?:tests?|specs?|e2e) next\b|(?<!nothing )(?<!no )(?<!\b0 )(?<!zero )\bpending\b(?![ \t]{2,}skipped\b)"
                       # (a task in progress on a standup's list is no check: "- PAY-230 in progress")
                       r"|^(?![ \t]*[-*+][ \t]+[A-Z][A-Z0-9]*-\d+\b)[^\n]*\bin progress\b"
                       r"|(?<!\ba )(?<!\bthe )\bqueued\b(?!\s+(?:[\w-]+\s+)?(?:jobs?|tasks?|"
@@ -347,7 +353,7 @@ _PENDING = compiled_on_use(r"[\u23f3\u26a0\u2753\u2754]|\bnot run\b|(?<!nothing 
 _WAS = compiled_on_use(r"\b(?:(?:was|were|had been|used to be)(?:\s+at|:)?|(?:down\s+)?from)\s+\d+\s+"
                   r"(?:failing|failed|failures?|errors?|flaky|flakes?|red)\b", re.IGNORECASE)
 _EARLIER = compiled_on_use(r"\b(?:before(?!\s+(?:wrapping|finishing|pushing|committing|merging|handing|"
-                      r"opening|submitting|sending)\b)|previously|earlier|initially|originally|yesterday(?!\s*:)|"
+                      r"opening|submitting|sending)\b)|previously|earlier|initially|originally|yesterday(?!\s*:)|baseline|"
                       r"(?:the )?(?:1st|first|initial) (?:run|try|attempt|pass|go)\b|"
                       r"(?:1st|2nd|first|second)(?: (?:run|try|attempt|pass|go))?:|"
                       r"last (?:week|night|time|run(?!\s*:))|this morning|"
@@ -585,7 +591,7 @@ _FLAKY_NOW = compiled_on_use(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks
                         r"|\bpass(?:ed|es)\s+(?:in\s+|on\s+)?(?P<part>\d+)\s*(?:/|of|out of)\s*"
                         r"(?!(?P=part)\b)\d+\s+(?:runs|times|attempts|tries)\b"
                         # a pass on a retry: "passed on retry #3", "212 passed, 1 rerun"
-                        r"|\b[1-9]\d* reruns?\b|\bneeded (?:the|a) rerun\b"
+                        r"|\b[1-9]\d* reruns?\b|\bneeded (?:the|a) rerun\b|\(\s*[1-9]\d* flaky\s*\)|(?-i:\bFLAKY\b)"
                         r"|\bon the (?:second|third|fourth|\d+(?:nd|rd|th)) (?:run|try|attempt|go)\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:retry|rerun|attempt) #?\d+\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:the )?(?:second|third|fourth|fifth|"
@@ -757,10 +763,11 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                        for r in _REPORTED.finditer(clause[:m.end()])) \
                 or _partial(before, m.group(0)) or _HALF.search(m.group(0)) \
                 or _A_PART.search(before) \
+                or (_EXCEPT_FIRST.match(before) and _OF_THE_TESTS.search(before)) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
                 or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
                 or re.match(r"(?:[^.;]|\.{2,})*\b(?:except|apart from|other than|save for|but not|otherwise|"
-                            r"bis auf|außer|ausser|sauf|excepto|salvo|menos|exceto)\b"
+                            r"bis auf|außer|ausser|sauf|excepto|salvo|menos|exceto|tranne|eccetto|behalve)\b"
                             r"(?![^.;]*\b(?:also|too|as well)\b)", clause[m.end():]) \
                 or _REQUIRED_AFTER.match(clause[m.end():]) or _NOT_ON.match(clause[m.end():]) \
                 or _ENDS_EARLIER.match(clause[m.end():]) \
@@ -969,8 +976,10 @@ def as_read(text: str) -> str:
 
 # a question about the tests, quoted, and the yes that answers it
 _ASKED_IF_PASS = compiled_on_use(r"^[ \t]*>[^\n]*\b(?:tests?|specs?|suite|ci|build)\b[^\n]*"
-                                 r"\b(?:pass|green|clean|ok)\w*[^\n]*\?[ \t]*$", re.IGNORECASE | re.MULTILINE)
-_YES = compiled_on_use(r"\W*(?:yes|yep|yeah|yup|they do|they did|sí|sim|oui|ja)\b(?!\s+and\s+no\b)",
+                                 r"\?[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_VERDICT_ASKED = compiled_on_use(r"\b(?:pass|green|clean|ok)", re.IGNORECASE)
+_YES = compiled_on_use(r"\W*(?:(?:yes|yep|yeah|yup|they do|they did|sí|sim|oui|ja)\b(?!\s+and\s+no\b)"
+                       r"|[\U0001F7E2\u2705][^\S\n]*(?=\n|$))",
                        re.IGNORECASE)
 
 
@@ -979,7 +988,10 @@ def _answers(text: str, spans: list[tuple[int, int, int]]) -> set[int]:
     found = set()
     for asked in _ASKED_IF_PASS.finditer(text):
         after = [a for _line, a, b in spans if a >= asked.end() and text[a:b].strip()]
-        if after and _YES.match(text, after[0]) and not text[after[0]:].lstrip().startswith(">"):
+        yes = _YES.match(text, after[0]) if after else None
+        # a yes in words answers whether they pass; a green mark, whether CI is ("> ci?" "🟢")
+        if yes and (_VERDICT_ASKED.search(asked.group(0)) or not yes.group(0)[-1:].isalpha()) \
+                and not text[after[0]:].lstrip().startswith(">"):
             found.add(after[0])
     return found
 
@@ -1048,7 +1060,7 @@ def find_claims(text: str) -> list[Claim]:
             # "build's green, but that job doesn't run the tests": an admission beside it;
             # "All 80 passed but I'm not calling it done": a refusal; "... but one is flaky"
             if rule is not None and (_UNVERIFIED.search(sentence) or _flaky_now(sentence)
-                                     or _a_selection(sentence) or (
+                                     or _a_selection(sentence) or _a_selection(text[start:end]) or (
                     _NOT_WHOLE.search(sentence) and not _EARLIER.search(sentence))):
                 continue
             # a list's item is judged with its list: "- unit: pass" above "- e2e: fail" (a line
@@ -1099,18 +1111,23 @@ def find_claims(text: str) -> list[Claim]:
     # "`cargo build --release` succeeded. All green.", "Verified the fix manually. Verified ✅"
     if claims and not _NAMES_TESTS.search(text) and _OTHER_CHECK.search(text):
         claims = [c for c in claims if _NAMES_CI.search(c.sentence)]
+    if claims and not _NAMES_TESTS.search(text) and not _NAMES_CI.search(text) \
+            and all(c.rule.id == "CLM013" and _LINT_TICK.search(c.sentence) for c in claims):
+        claims = []  # "✅ lint": ticks, none of a test
     return sorted(claims, key=lambda c: c.line)
 
 
+_LINT_TICK = compiled_on_use(r"\b(?:lint|types|typecheck|tsc|mypy|ruff|eslint|fmt|format|clippy|vet)\b",
+                             re.IGNORECASE)
 _NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|pruebas|testing|smoke|nightly|regression|integration|unit|contract|acceptance|examples|"
                                rf"{RUNNER}|unittest|junit|surefire|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b",
                                re.IGNORECASE)
-_OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)|(?:npm|yarn|pnpm|bun) (?:run )?"
+_OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --workspace)?|(?:npm|yarn|pnpm|bun) (?:run )?"
                                r"(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
                                r"on the call)\b", re.IGNORECASE)
 # what a claim names to be about more than the message's own build: "CI is green", "the build is green"
-_NAMES_CI = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|checks?|jobs?|builds?(?!\s+succe)|lint)\b",
+_NAMES_CI = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|jobs?|builds?(?!\s+succe))\b",
                             re.IGNORECASE)
 
 
@@ -1152,6 +1169,17 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"doch nicht|stimmt nicht|"
                         r"jk|j/k|just kidding|oh wait|ok,? wait|"
                         r"assuming (?:the )?(?:\w+ )?(?:tests|suite|rest|others|ones)\b|"
+                        r"(?:log|output) (?:got|was|is) (?:cut off|truncated)|in the sense that|"
+                        r"not (?:really |actually |fully |properly )?(?:verified|tested)|"
+                        r"(?:on|in) (?:my other|another|a different|the other) (?:branch|repo|project|worktree|checkout)|"
+                        r"en mi otra rama|na minha outra (?:branch|rama)|auf (?:meinem|einem) anderen branch|"
+                        r"(?:the|that|this) run (?:is|was) (?:pre-\w+|on main|on master|on the base|from main|from before)|"
+                        r"(?:sur|auf) la branche (?:de|d')|pas la mienne|not mine|"
+                        r"(?:je )?n'ai pas (?:encore )?(?:relancé|lancé|exécuté|testé)|"
+                        r"steht noch aus|stehen noch aus|\bnur (?:die )?[\w-]+ (?:laufen lassen|getestet)|"
+                        r"(?:haven't|have not) (?:reproduced|run|tried) it on my (?:branch|machine)|"
+                        r"(?:about |roughly |nearly |almost )?(?:a third|half|a quarter|two thirds|(?<!\d)\d{1,2}%) of the (?:suite|tests)|"
+                        r"will update (?:this|the) (?:comment|thread|pr|issue)|"
                         r"(?:está|estão|esta|está) desativad[oa]s?|deshabilitad[oa]s?|désactivée?s?|deaktiviert|"
                         r"só (?:rodou|rodaram|rodei)|solo (?:corrió|corrieron|corrí)|"
                         r"(?:that|this) (?:was|is) (?:the |a |an )?(?:cached|old|stale|previous|earlier) (?:run|result|output|build)|"
@@ -1191,6 +1219,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"|\b0 selected\b|\bno tests ran\b|\b(?:didn't|did not) collect anything\b"
                          r"|\bcollected nothing\b|\b0 pass(?:ed)?,? 0 fail(?:ed|ures?)?\b"
                          r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b|\b0 passing\b|\btests run: 0,|"
+                         r"\bnone (?:were|was|got) run\b|\btest target is empty\b|"
                          r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\b0 (?:examples|specs),|\b0 tests,"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
@@ -1222,12 +1251,12 @@ _GO_RAN = compiled_on_use(r"^\s*(?:ok|FAIL|---|===)\s", re.MULTILINE)
 # a run of a selection of the suite, told by its own counts: "241 filtered out", "(166
 # excluded)", "2 of 143 total", "14 passed, 342 skipped"
 _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)\b"
-                            r"|\b(?P<ran>\d+) of (?P<all>\d+) total\b"
+                            r"|\b(?P<ran>\d+) (?:of|successful,) (?P<all>\d+) total\b"
                             r"|\bin watch mode\b", re.IGNORECASE)
 # a filter in the command: "-k 'not slow'", "--onlyChanged", "-run TestInvoice" (a part, unless
 # the whole suite is told as well: "... → 4 passed, and the full file passes too")
 _FILTERED = compiled_on_use(r"(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|"
-                            r"--findRelatedTests|--filter|--tests)[\s=]+[\"'`]?[\w*./:-]"
+                            r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|\s-short\b"
                             r"|--onlyChanged\b|\bran all test suites matching\b", re.IGNORECASE)
 _WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete)\b|\bthe rest\b|\ball (?:the )?tests\b",
                              re.IGNORECASE)
@@ -1254,7 +1283,7 @@ def _bad_run(block: str) -> bool:
     """BLOCK pastes a run of no tests, of a selection, or a run that failed, now."""
     now = _WAS.sub("", _EARLIER.sub("", block))
     if _ZERO_TESTS.search(now) or ("[no test files]" in now and not _GO_RAN.search(now)) \
-            or _a_selection(now):
+            or _a_selection(now) or _FLAKY_NOW.search(now):
         return True
     return (block.lstrip().startswith(("```", "~~~", "$", "[", "=", "Failed!", "FAIL", "Tests"))
             or "\n" in block.strip()) and _OUTPUT_FAILED.search(now) is not None
