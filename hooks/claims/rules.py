@@ -202,7 +202,7 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"python3? -m (?:pytest|unittest)|python3? manage\.py test|dotnet test|" \
          r"(?:mvn|\.?/?mvnw) (?:test|verify|install|package)|" \
          r"(?:gradle|\.?/?gradlew)(?: :?[\w:-]*(?:test|check|build)\w*)+|" \
-         r"(?:bin/)?rails test|rake (?:test|spec)|swift test|mix test|deno test|sbt test|" \
+         r"(?:bin/)?rails test|rake (?:test|spec)|swift test|mix test|deno test|sbt \+?test|zig build test|" \
          r"turbo (?:run )?test|nx (?:run-many -t |affected -t )?test|" \
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
@@ -298,6 +298,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"|\b(?:pass(?:ed|ing)?|green|ok)\W{{0,3}}(?P<of>\d+)\s*/\s*(?P=of)\b"
               rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
               rf"|\bgreen\W{{0,4}}\((?:full|whole|entire|complete) (?:run|suite|test run)\)"
+              rf"|\ball systems (?:go|nominal|green) on (?:the )?(?:tests|ci|suite|test suite|pipeline)\b"
               rf"|\b(?:main|master|trunk)(?:'s| is) (?:green|passing) again\b"
               rf"|\b(?:both|all three|all four|each|every) (?:times|runs?)\W{{0,3}}(?:green|clean|passed|passing)\b"
               rf"|\bheld up (?:fine |well |ok )?(?:under|through|in) the (?:full |whole |entire )?(?:test run|suite|test suite)\b"
@@ -437,7 +438,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"ningún|ninguna|nenhum|nenhuma|keine?)\s+(?:échecs?|fehler|fehlschläge|fallos?|fallas|"
               r"falhas?|erreurs?|errores|erros)\b"
               r"|\b0 (?:échecs?|fallos|falhas|fehlschläge)\b"
-              r"|\b0 fail(?:ed|ures?)?,? [1-9]\d* pass(?:ed)?\b"
+              r"|\b0 fail(?:ed|ures?)?(?:,? |\W{1,6}\(?)[1-9]\d* pass(?:ed)?\b"
               r"|\b(?:completed|finished|ran|executed|passed)\s+(?:cleanly\s+|successfully\s+)?"
               r"without (?:any |a single )?(?:test )?failures\b"
               r"|\b[1-9][\d,]* (?:tests? )?passed(?:,? (?:0|no) failed)?\b"
@@ -483,6 +484,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:is |was |went |turned )?reds?\b"
               r"|\bnot (?:a )?single (?:red|failing) (?:x|cross|mark|test|job|check|spec)\b"
               rf"|\bno complaints from (?:the )?(?:{RUNNER}|ci|tests|suite|test runner|runner|any of them)\b"
+              rf"|\bno surprises from (?:the )?(?:suite|tests|test suite|ci|{RUNNER})\b"
+              r"|\b(?:suite|tests|ci)\s*:\s*0 (?:red|failures|failed|failing)\b"
               r"|\b(?:didn't|did not|never) (?:see|get|spot|hit) (?:anything|a single|one|any)\s+(?:red|failing|failures?)\b"
               r"(?!\s+but\b)"
               r"|\b(?:wasn't|was not|weren't|were not|isn't|is not) (?:a single|one|any) (?:red|failing|failed) "
@@ -573,6 +576,10 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b[1-9]\d* passed \([\d.]+(?:m|s|ms|h)\)|\ball specs passed!"
               r"|^\s*all [1-9]\d* tests passed\b"
               r"|\bsuccessfully ran target test for [1-9]\d* projects?\b"
+              r"|^\W*[1-9][\d,]*\s*[\u2713\u2714]\s+0\s*[\u2717\u2718]\W*$"
+              r"|^\W*(?P<nn>[1-9]\d[\d,]*)\s*/\s*(?P=nn)\W*$"
+              # a table whose status column passes every row: "| core | 412 | pass |"
+              r"|^\s*\|[^\n|]*\|\s*[1-9][\d,]*\s*\|\s*(?:pass(?:ed)?|ok|green|\u2705)\s*\|\s*$"
               r"|^\s*[1-9]\d* passing \(\d+(?:ms|s|m)\)\s*$"
               r"|^\s*tests:\s+[1-9][\d,]* passed \([\d,]+ assertions\)"
               r"|\bfailed:\s*(?:none|0)\b[^\n]{0,40}?\bpassed:\s*[1-9]"
@@ -670,7 +677,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?!.*(?:{_NONE_BEFORE}\bfehl\w*|\bscheiter\w*|\brot\b|{_NONE_BEFORE}échou(?!ait|aient)\w*|"
               rf"{_NONE_BEFORE}\bfall(?:a|an|aron|ó|am|aram|os?)\b|"
               rf"{_NONE_BEFORE}\bfalh(?!ava)\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
-              r".*?(?:\b(?:tests?|testes|suite|suíte)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
+              r".*?(?:\b(?:tests?|testes|suite|suíte|testsuite|test-suite)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
               r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|(?:toda |inteira |completa )?verde|slagen|geslaagd|groen|passano|sono passati|"
@@ -682,6 +689,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:la |die |a )?(?:ci|pipeline|build) (?:ist|est|está|esta|war|läuft) (?:\w+ )?"
               r"(?:grün|verte?|en verde|verde|durch|erfolgreich)\b"
               r"|\b(?:tous|toutes) les (?:tests|jobs|checks) sont (?:passés|verts|ok)\b"
+              r"|\b100\s*% (?:bestanden|réussis|aprobados|passados|superati)\b"
               r"|\btutto (?:ok|verde|passa)\b|\bzero fallimenti\b|\bnessun (?:errore|fallimento|test fallito)\b"
               r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b|\b(?:pasan?|pasó|passou) (?:sin|sem) (?:errores|fallos|problemas|erros|problemas)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+){0,2}(?:erfolgreich|fehlerfrei|sauber|grün)\b"

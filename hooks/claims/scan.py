@@ -97,6 +97,7 @@ _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday(?!\s*:)|last|earlier|previously|only|"
+                        r"on (?:the )?(?:old|previous|former)\b|"
                         # a part named after it: "tests green for the auth module"
                         r"(?:for|in) (?:the )?(?!(?:whole|entire|full|every|each|all)\b)[\w./-]+ "
                         r"(?:module|package|crate|service|component|folder|directory|area)\b|"
@@ -311,7 +312,7 @@ _GREEN_OF = compiled_on_use(r"\b(?:ci|tests?|suites?|builds?|pipelines?|checks|j
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = compiled_on_use(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
-_FAILS = compiled_on_use(r"\b(?:fails|failed|fail|failing|failures|errors|errored|broke|crashes|crashed|dies|died|red|hangs|hung|"
+_FAILS = compiled_on_use(r"\b(?:fails|failed|fail|failing|failures|errors|errored|(?<=\b1 )error|segfault(?:s|ed)?|broke|crashes|crashed|dies|died|red|hangs|hung|"
                     r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
@@ -353,7 +354,9 @@ _PENDING = compiled_on_use(r"[\u23f3\u23ed\u26a0\u2753\u2754]|\bnot run\b|\b(?:t
 _WAS = compiled_on_use(r"\b(?:(?:was|were|had been|used to be)(?:\s+at|:)?|(?:down\s+)?from)\s+\d+\s+"
                   r"(?:failing|failed|failures?|errors?|flaky|flakes?|red)\b", re.IGNORECASE)
 _EARLIER = compiled_on_use(r"\b(?:before(?!\s+(?:wrapping|finishing|pushing|committing|merging|handing|"
-                      r"opening|submitting|sending)\b)|previously|earlier|initially|originally|yesterday(?!\s*:)|baseline|"
+                      r"opening|submitting|sending|(?:it|they) (?:went|turned|passed|came))\b)|previously|earlier|initially|originally|yesterday(?!\s*:)|baseline|"
+                      r"avant (?:mon|ma|le|la|les)|antes de|vorher|vor meiner|prima (?:del|della|di)|"
+                      r"at the time of|when (?:i|we) (?:started|began|picked (?:it|this) up)|"
                       r"(?:the )?(?:1st|first|initial) (?:run|try|attempt|pass|go)\b|"
                       r"(?:1st|2nd|first|second)(?: (?:run|try|attempt|pass|go))?:|"
                       r"last (?:week|night|time|run(?!\s*:))|this morning|"
@@ -1013,7 +1016,7 @@ def find_claims(text: str) -> list[Claim]:
         if (_TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])) \
                 or _TEST_PENDING.search(plain[a:b]) \
                 or (_UNVERIFIED.search(plain[a:b]) and _OF_THE_TESTS.search(plain[a:b])) \
-                or _a_selection(plain[a:b]) \
+                or _a_selection(plain[a:b], filters=False) \
                 or (_run_failed(_WAS.sub("", _EARLIER.sub("", plain[a:b])))
                     and _now_after_fix(plain[a:b]) is None) \
                 or (_NOT_WHOLE.search(plain[a:b]) and not _EARLIER.search(plain[a:b])) \
@@ -1082,6 +1085,7 @@ def find_claims(text: str) -> list[Claim]:
                 claims.append(Claim(rule, line, original[:300], start))
                 break
     claims.extend(_output_claims(text, blocks, {c.line for c in claims}))
+    claims.extend(_table_claims(text, {c.line for c in claims}))
     # a later line takes it back: "So scratch the above; this isn't green anymore", "I'm not
     # going to call this fixed until I understand the race", "so the unit tests were not run"
     withdrawn = max((a for _line, a, b in spans
@@ -1111,13 +1115,14 @@ def find_claims(text: str) -> list[Claim]:
     # "`cargo build --release` succeeded. All green.", "Verified the fix manually. Verified ✅"
     if claims and not _NAMES_TESTS.search(text) and _OTHER_CHECK.search(text):
         claims = [c for c in claims if _NAMES_CI.search(c.sentence)]
-    if claims and not _NAMES_TESTS.search(text) and not _NAMES_CI.search(text) \
-            and all(c.rule.id == "CLM013" and _LINT_TICK.search(c.sentence) for c in claims):
+    if claims and not _NAMES_TESTS.search(text) and not _NAMES_CI_ITSELF.search(text) \
+            and all(c.rule.id in ("CLM013", "CLM015") and _LINT_TICK.search(c.sentence) for c in claims):
         claims = []  # "✅ lint": ticks, none of a test
     return sorted(claims, key=lambda c: c.line)
 
 
-_LINT_TICK = compiled_on_use(r"\b(?:lint|types|typecheck|tsc|mypy|ruff|eslint|fmt|format|clippy|vet)\b",
+_NAMES_CI_ITSELF = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions)\b", re.IGNORECASE)
+_LINT_TICK = compiled_on_use(r"\b(?:lint|types|typecheck|tsc|mypy|ruff|eslint|fmt|format|clippy|vet|build)\b",
                              re.IGNORECASE)
 _NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|pruebas|testing|smoke|nightly|regression|integration|unit|contract|acceptance|examples|"
                                rf"{RUNNER}|unittest|junit|surefire|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b",
@@ -1125,6 +1130,7 @@ _NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|prueb
 _OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --workspace)?|(?:npm|yarn|pnpm|bun) (?:run )?"
                                r"(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
+                               r"ruff (?:check|format)|"
                                r"on the call)\b", re.IGNORECASE)
 # what a claim names to be about more than the message's own build: "CI is green", "the build is green"
 _NAMES_CI = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|jobs?|builds?(?!\s+succe))\b",
@@ -1158,7 +1164,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"fails to (?:compile|build)|"
                         r"says nothing about|tells (?:us |me )?nothing|means nothing|"
                         r"not (?:confident|sure|convinced)\b(?:(?!\bbut\b)[^.]){0,40}\b(?:fixed|passing|pass|green|works|flaky|about (?:this|it)|"
-                        r"(?:actually |really )?(?:ran|run|tested|executed)|"
+                        r"(?:even |actually |really )?(?:ran|run|running|tested|executed)|"
                         r"includes?|covers?|contains?)|"
                         r"\billustrative\b|not from a real run|"
                         r"(?:(?<=n)'t|not) count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass(?:ing)?|green)|"
@@ -1167,9 +1173,23 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"en fait,? non|je me suis trompé|me equivoqué|en realidad,? no|"
                         r"na verdade,? não|eu me enganei|me enganei|ich habe mich geirrt|"
                         r"doch nicht|stimmt nicht|"
-                        r"jk|j/k|just kidding|oh wait|ok,? wait|"
+                        r"jk|j/k|just kidding|oh wait|ok,? wait|(?<=\.\.\.)wait\b|(?<![\w\s,])wait,\s+(?:the|that|that's|this|it|no)\b|"
                         r"assuming (?:the )?(?:\w+ )?(?:tests|suite|rest|others|ones)\b|"
                         r"(?:log|output) (?:got|was|is) (?:cut off|truncated)|in the sense that|"
+                        r"(?:was|is) (?:for|on|from) the (?:commit|push|revision|sha) before\b|"
+                        r"(?:for|on|from) an? (?:older|earlier|previous|stale) (?:commit|push|revision|sha)\b|"
+                        r"(?:hasn't|has not|haven't|have not) had (?:a |any )?(?:ci |test )?runs?\b|"
+                        r"(?:didn't|did not|haven't|have not) (?:do|done|run) (?:a |the )?full (?:run|suite|test run)|"
+                        r"fixing (?:that|it|them|those|this) now|before any tests? (?:starts?|runs?|ran|could run)|"
+                        r"(?:had to|i|we)\s+(?:mark(?:ed)?|skip(?:ped)?|disabled?|comment(?:ed)? out)\s+(?:them|those|these|the \w+ (?:tests?|specs?))\b|"
+                        r"(?:running|doing|kicking off|starting) (?:the )?(?:\w+ )?(?:tests?|test target|suite|test suite|specs?) next|"
+                        r"(?:tests? )?not (?:yet )?run\b(?! into)|well\W+everything (?:except|but)\b|"
+                        r"everything (?:except|but) (?:the )?[\w-]+ (?:tests|specs|suite)\b|"
+                        r"no results? (?:there|for (?:that|it|them))|"
+                        r"(?:that's|that is|that was|this is) from (?:the |a |an |my )?(?:main|master|other|another|different|old|previous|wrong)\b|"
+                        r"stops? (?:on|at) the first failure|stopped (?:on|at) the first failure|(?:green|passes|passing) up to\b|"
+                        r"ne (?:les |l')?ai pas (?:relancés?|relancé)|"
+                        r"^\W*(?:today|tomorrow|next|hoy|heute|hoje|oggi)\s*:\s*(?:run|finish|fix|re-?run|correr|rodar)\b[^\n]*\b(?:tests?|suite|specs?|e2e)\b|"
                         r"not (?:really |actually |fully |properly )?(?:verified|tested)|"
                         r"(?:on|in) (?:my other|another|a different|the other) (?:branch|repo|project|worktree|checkout)|"
                         r"en mi otra rama|na minha outra (?:branch|rama)|auf (?:meinem|einem) anderen branch|"
@@ -1219,7 +1239,10 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"|\b0 selected\b|\bno tests ran\b|\b(?:didn't|did not) collect anything\b"
                          r"|\bcollected nothing\b|\b0 pass(?:ed)?,? 0 fail(?:ed|ures?)?\b"
                          r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b|\b0 passing\b|\btests run: 0,|"
-                         r"\bnone (?:were|was|got) run\b|\btest target is empty\b|"
+                         r"\bnone (?:were|was|got) run\b|\btest target is empty\b|\b0 (?:tests?|items) collected\b|"
+                         r"\b(?:doesn't|does not|don't|do not) have (?:a |any )?tests?(?: modules?| suites?| harness| target)?\b|"
+                         r"\b(?:there's|there is) no test (?:harness|module|suite|target)\b|\bno test is available\b|"
+                         r"\b(?:doesn't|does not|don't|do not) have any tests\b|\bhas no tests\b|\bthere are no tests\b|"
                          r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\b0 (?:examples|specs),|\b0 tests,"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
@@ -1239,7 +1262,7 @@ _OF_THE_TESTS = compiled_on_use(rf"{TEST_CONTEXT.pattern}|\b(?:them|they|it|anyt
 
 
 # a pasted run's own words for a failure
-_OUTPUT_FAILED = compiled_on_use(r"(?-i:\bFAIL(?:ED|URE|S)?\b)(?!:?\s*0\b)|\b[1-9]\d* (?:failed|failing|errors)\b"
+_OUTPUT_FAILED = compiled_on_use(r"(?-i:\bFAIL(?:ED|URE|S)?\b)(?!:?\s*0\b)|\b[1-9]\d* (?:failed|failing|errors?)\b"
                                  r"(?!\s+(?:tests?|specs?|ones?)\b)|\b(?:failed|failures|errors)\s*[:=]\s*[1-9]"
                                  r"|\bnot ok \d", re.IGNORECASE)
 # what tells of the state since: "Fixed the fixture; now 48 pass"
@@ -1257,6 +1280,7 @@ _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)
 # the whole suite is told as well: "... → 4 passed, and the full file passes too")
 _FILTERED = compiled_on_use(r"(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|"
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|\s-short\b"
+                            r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|--onlyChanged\b|\bran all test suites matching\b", re.IGNORECASE)
 _WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete)\b|\bthe rest\b|\ball (?:the )?tests\b",
                              re.IGNORECASE)
@@ -1264,10 +1288,10 @@ _PASSED_SKIPPED = re.compile(r"\b(\d+) passed\b[^\n]*?\b(\d+) skipped\b|\b(\d+) 
                              re.IGNORECASE)
 
 
-def _a_selection(text: str) -> bool:
-    """TEXT shows a run of part of the suite: its counts say most of it was left out, or its
-    command filters the tests."""
-    if _FILTERED.search(text) and not _WHOLE_TOO.search(text):
+def _a_selection(text: str, filters: bool = True) -> bool:
+    """TEXT shows a run of part of the suite: its counts say most of it was left out, or (with
+    FILTERS) its command filters the tests."""
+    if filters and _FILTERED.search(text) and not _WHOLE_TOO.search(text):
         return True
     for m in _SELECTED.finditer(text):
         if m["all"] is None or int(m["ran"]) < int(m["all"]):
@@ -1392,6 +1416,36 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
             continue
         found.append(Claim(rule, number, " ".join(line.split())[:300], start))
         claimed.add(blocks.of(start))
+    return found
+
+
+_TABLE_ROWS = compiled_on_use(r"^[ \t]*\|.*\|[ \t]*\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*\n(?:[ \t]*\|.*\|[ \t]*(?:\n|$))+",
+                              re.MULTILINE)
+_PASSED_COLUMN = compiled_on_use(r"\s*(?:passed|passing|pass|ok)\s*", re.IGNORECASE)
+_FAILED_COLUMN = compiled_on_use(r"\s*(?:failed|failing|fail|failures|errors?)\s*", re.IGNORECASE)
+_RULE_OF_RUNS = next(r for r in RULES if r.id == "CLM012")
+
+
+def _table_claims(text: str, seen: set[int]) -> list[Claim]:
+    """A table of runs with a passed and a failed column where every row passed some and
+    failed none: "| unit | 1,412 | 0 |" under "| Suite | Passed | Failed |"."""
+    found: list[Claim] = []
+    for table in _TABLE_ROWS.finditer(text):
+        lines = table.group(0).rstrip("\n").split("\n")
+        cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
+        header, rows = cells[0], cells[2:]
+        passed = [i for i, c in enumerate(header) if _PASSED_COLUMN.fullmatch(c)]
+        failed = [i for i, c in enumerate(header) if _FAILED_COLUMN.fullmatch(c)]
+        if len(passed) != 1 or not failed or not rows:
+            continue
+        counts = [[row[i].replace(",", "") if i < len(row) else "" for i in (passed[0], *failed)]
+                  for row in rows]
+        if all(c[0].isdigit() and int(c[0]) > 0 and all(f in ("0", "-", "") for f in c[1:])
+               for c in counts):
+            line = text.count("\n", 0, table.start()) + 3
+            if line not in seen:
+                at = table.start() + sum(len(x) + 1 for x in lines[:2])
+                found.append(Claim(_RULE_OF_RUNS, line, " ".join(lines[2].split())[:300], at))
     return found
 
 
