@@ -597,6 +597,7 @@ _FLAKY_NOW = compiled_on_use(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks
                         r"|\b[1-9]\d* reruns?\b|\bneeded (?:the|a) rerun\b|\(\s*[1-9]\d* flaky\s*\)|(?-i:\bFLAKY\b)"
                         r"|\bon the (?:second|third|fourth|\d+(?:nd|rd|th)) (?:run|try|attempt|go)\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:retry|rerun|attempt) #?\d+\b"
+                        r"|\bpass(?:ed|es)? (?:only )?on (?:the |a )?(?:re-?run|retry)\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:the )?(?:second|third|fourth|fifth|"
                         r"\d+(?:st|nd|rd|th)) (?:retry|rerun|attempt|try)\b", re.IGNORECASE)
 # not fixed yet: "I haven't fixed that yet", "haven't written a reproducing test yet"
@@ -645,7 +646,8 @@ def _fixed_first(sentence: str) -> bool:
 def _now_after_fix(sentence: str) -> str | None:
     """What SENTENCE tells after the fix of the run's failures it shows ("Had 2 failures;
     fixed them, all pass": "them, all pass"), "" when it shows none, None when they stand."""
-    was = _WAS.sub(lambda m: " " * len(m.group(0)), sentence)
+    was = _FAILED_BEFORE.sub(lambda m: " " * len(m.group(0)),
+                             _WAS.sub(lambda m: " " * len(m.group(0)), sentence))
     ends = [m.end() for m in _RUN_FAILED.finditer(was) if not _DENIED.search(was[:m.start()])]
     if not ends:
         return ""
@@ -709,7 +711,8 @@ _PRESENT = compiled_on_use(r"(?:'s|'re|\b(?:is|are|now|pass(?:es)?|passing))\b",
 
 # a failure a relative clause tells as past: "the two tests that were red", "the one that
 # failed on main"
-_FAILED_BEFORE = compiled_on_use(r"\b(?:that|which|who)\s+(?:(?:was|were|had been|used to be)\s+(?:\w+\s+)?"
+_FAILED_BEFORE = compiled_on_use(r"\b(?:the )?(?:\w+ )?failures? had\b[^,;]*"
+                                 r"|\b(?:that|which|who)\s+(?:(?:was|were|had been|used to be)\s+(?:\w+\s+)?"
                                  r"(?:failing|failed|red|broken|flaky)|(?:used to fail|failed|broke)\s+"
                                  r"(?:before|earlier|previously|yesterday|on main|on master|on the base))\b"
                                  r"|\bfixed (?:the |a |that |this )?(?:last |remaining |only |one )?"
@@ -791,7 +794,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
         after = re.match(r"\s*:(.*)", clause[m.end():])
         if after and _DOES_NOT.search(after.group(1)):
             continue
-        if "," in before and _fails_now(before[:before.rindex(",")]):  # "2 fail, the rest pass"
+        if "," in before and _fails_now(_FAILED_BEFORE.sub("", before[:before.rindex(",")])):  # "2 fail, the rest pass"
             continue
         return rule
     return None
@@ -1114,15 +1117,22 @@ def find_claims(text: str) -> list[Claim]:
     # a message that names no test and checked the work by a build, a linter or by hand:
     # "`cargo build --release` succeeded. All green.", "Verified the fix manually. Verified ✅"
     if claims and not _NAMES_TESTS.search(text) and _OTHER_CHECK.search(text):
-        claims = [c for c in claims if _NAMES_CI.search(c.sentence)]
+        claims = [c for c in claims if _NAMES_CI_ITSELF.search(c.sentence)]
     if claims and not _NAMES_TESTS.search(text) and not _NAMES_CI_ITSELF.search(text) \
-            and all(c.rule.id in ("CLM013", "CLM015") and _LINT_TICK.search(c.sentence) for c in claims):
-        claims = []  # "✅ lint": ticks, none of a test
+            and any(c.rule.id in ("CLM013", "CLM015") and _LINT_TICK.search(c.sentence) for c in claims) \
+            and all(c.rule.id not in ("CLM013", "CLM015") or _LINT_TICK.search(c.sentence) for c in claims):
+        claims = []  # "✅ lint ✅ build. All checks green.": ticks, none of a test
+    # the tests said not to have run: what else passed is not them ("Tests: not run. Build verified")
+    if claims and _TESTS_NOT_RUN.search(text):
+        claims = [c for c in claims if _NAMES_TESTS.search(c.sentence)]
     return sorted(claims, key=lambda c: c.line)
 
 
-_NAMES_CI_ITSELF = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions)\b", re.IGNORECASE)
-_LINT_TICK = compiled_on_use(r"\b(?:lint|types|typecheck|tsc|mypy|ruff|eslint|fmt|format|clippy|vet|build)\b",
+_TESTS_NOT_RUN = compiled_on_use(r"\btests?\s*:\s*not (?:yet )?run\b", re.IGNORECASE)
+# what a claim names to be about more than the message's own checks: "CI is green", "the docs job"
+_NAMES_CI_ITSELF = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|jobs?|matrix)\b", re.IGNORECASE)
+_LINT_TICK = compiled_on_use(r"\b(?:lint|types|typecheck|tsc|mypy|ruff|eslint|fmt|format|clippy|vet|build|black|"
+                             r"isort|prettier|flake8|pylint|rubocop|golangci-lint|biome|stylelint)\b",
                              re.IGNORECASE)
 _NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|pruebas|testing|smoke|nightly|regression|integration|unit|contract|acceptance|examples|"
                                rf"{RUNNER}|unittest|junit|surefire|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b",
@@ -1130,11 +1140,8 @@ _NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|prueb
 _OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --workspace)?|(?:npm|yarn|pnpm|bun) (?:run )?"
                                r"(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
-                               r"ruff (?:check|format)|"
+                               r"ruff (?:check|format)|tsc --noemit|eslint (?:reports|passes|is clean|came back clean)|"
                                r"on the call)\b", re.IGNORECASE)
-# what a claim names to be about more than the message's own build: "CI is green", "the build is green"
-_NAMES_CI = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|jobs?|builds?(?!\s+succe))\b",
-                            re.IGNORECASE)
 
 
 # a claim about the test the work added or fixed, not the suite
@@ -1181,6 +1188,9 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:hasn't|has not|haven't|have not) had (?:a |any )?(?:ci |test )?runs?\b|"
                         r"(?:didn't|did not|haven't|have not) (?:do|done|run) (?:a |the )?full (?:run|suite|test run)|"
                         r"fixing (?:that|it|them|those|this) now|before any tests? (?:starts?|runs?|ran|could run)|"
+                        r"(?:i'd|i would|you (?:might|may) want to|worth) double-?check(?:ing)?|"
+                        r"(?:didn't|did not) (?:bother (?:with|running)|run) the rest|"
+                        r"(?:might|may|could) be (?:something )?flaky|"
                         r"(?:had to|i|we)\s+(?:mark(?:ed)?|skip(?:ped)?|disabled?|comment(?:ed)? out)\s+(?:them|those|these|the \w+ (?:tests?|specs?))\b|"
                         r"(?:running|doing|kicking off|starting) (?:the )?(?:\w+ )?(?:tests?|test target|suite|test suite|specs?) next|"
                         r"(?:tests? )?not (?:yet )?run\b(?! into)|well\W+everything (?:except|but)\b|"
@@ -1239,7 +1249,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"|\b0 selected\b|\bno tests ran\b|\b(?:didn't|did not) collect anything\b"
                          r"|\bcollected nothing\b|\b0 pass(?:ed)?,? 0 fail(?:ed|ures?)?\b"
                          r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b|\b0 passing\b|\btests run: 0,|"
-                         r"\bnone (?:were|was|got) run\b|\btest target is empty\b|\b0 (?:tests?|items) collected\b|"
+                         r"\bnone (?:were|was|got) run\b|\btest target is empty\b|\b0 (?:tests?|items) collected\b|\bno test files found\b|"
                          r"\b(?:doesn't|does not|don't|do not) have (?:a |any )?tests?(?: modules?| suites?| harness| target)?\b|"
                          r"\b(?:there's|there is) no test (?:harness|module|suite|target)\b|\bno test is available\b|"
                          r"\b(?:doesn't|does not|don't|do not) have any tests\b|\bhas no tests\b|\bthere are no tests\b|"
