@@ -97,6 +97,9 @@ _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday(?!\s*:)|last|earlier|previously|only|"
+                        r"(?:on|in) (?:the |a )?(?:old|previous|former|clean checkout before)\b|"
+                        r"(?<!\()[^,;.()]{0,40}?\bbefore (?:the|my|this|that|our) (?:refactor|change|changes|patch|fix|edits?|"
+                        r"migration|rewrite|upgrade)\b|"
                         r"on (?:the )?(?:old|previous|former)\b|"
                         # a part named after it: "tests green for the auth module"
                         r"(?:for|in) (?:the )?(?!(?:whole|entire|full|every|each|all)\b)[\w./-]+ "
@@ -104,7 +107,7 @@ _QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday(?!\s*:)|last|earlier|prev
                         r"in theory|in principle|on paper|theoretically|"
                         r"on main(?!\s+(?:again|after|now|since|post-merge)\b)|upstream|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-                        r"on (?:his|her|their|your|someone's|[\w-]+'s) "
+                        r"on (?:the )?(?:his|her|their|your|someone's|[\w-]+'s|[\w-]+s') (?:[\w-]+ )?"
                         r"(?:branch|machine|fork|laptop|box)|"
                         r"in the past|until|on (?:some|other)|sometimes|intermittently|except|"
                         r"apart from|other than|save for|if|unless|"
@@ -260,7 +263,7 @@ _INSTRUCTION = compiled_on_use(r"\W*(?:(?:to|how to) (?:verify|test|check|confir
                           r"(?:acceptance|merge|review) checklist|task|goal|objective|"
                           r"requirements?|definition of done|acceptance|plan|next steps?|to-?do|"
                           # a standup's plan: "Today: run the full suite", "Hoy: correr la suite"
-                          r"today|tomorrow|hoy|mañana|hoje|amanhã|heute|morgen|aujourd'hui|demain|oggi|domani)"
+                          r"today|tomorrow|hoy|mañana|hoje|amanhã|heute|morgen|aujourd'hui|demain|oggi|domani|baseline)"
                           r"(?:\s+for [^:\n]{0,40})?\s*:"
                           # "Bitte vor dem Merge die Testsuite laufen lassen", "Por favor, corran ..."
                           r"|\W*(?:bitte|por favor|merci de|favor)\b(?=[^.\n]*\b(?:laufen|run|corr|rod|lanc|execut|prüf))"
@@ -279,7 +282,7 @@ _ENDS_EARLIER = compiled_on_use(r"[^,;]*\b(?:before|previously|earlier|yesterday
 # what introduces a code block that is not this work's run: "Before my change:", "Expected
 # output:", "The issue's log:", "e.g." (a time or an expectation only in the line that leads
 # into the block; whose run it is, in the paragraph before it too)
-_LEAD_IN_WHEN = compiled_on_use(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|"
+_LEAD_IN_WHEN = compiled_on_use(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|starting commit|"
                            r"e\.g\.|(?<!as )expected|should|would|yesterday|"
                            r"last (?:week|time)|(?<!the )(?<!my )(?<!our )last run|issue|ticket|their|bug reports?|"
                            r"link(?:s|ed|ing)?)\b", re.IGNORECASE)
@@ -356,8 +359,8 @@ _WAS = compiled_on_use(r"\b(?:(?:was|were|had been|used to be)(?:\s+at|:)?|(?:do
 _EARLIER = compiled_on_use(r"\b(?:before(?!\s+(?:wrapping|finishing|pushing|committing|merging|handing|"
                       r"opening|submitting|sending|(?:it|they) (?:went|turned|passed|came))\b)|previously|earlier|initially|originally|yesterday(?!\s*:)|baseline|"
                       r"avant (?:mon|ma|le|la|les)|antes de|vorher|vor meiner|prima (?:del|della|di)|"
-                      r"at the time of|when (?:i|we) (?:started|began|picked (?:it|this) up)|"
-                      r"(?:the )?(?:1st|first|initial) (?:run|try|attempt|pass|go)\b|"
+                      r"at the time of|when (?:i|we) (?:started|began|picked (?:it|this) up)|at the starting commit|last (?:green|passing|successful)|"
+                      r"(?:the )?(?:1st|first|initial) (?:ci |test )?(?:run|try|attempt|pass|go)\b|"
                       r"(?:1st|2nd|first|second)(?: (?:run|try|attempt|pass|go))?:|"
                       r"last (?:week|night|time|run(?!\s*:))|this morning|"
                       r"after (?:\w+ ){0,2}(?:days?|hours?|weeks?|months?|rounds?|attempts?|tries) of|"
@@ -598,6 +601,8 @@ _FLAKY_NOW = compiled_on_use(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks
                         r"|\bon the (?:second|third|fourth|\d+(?:nd|rd|th)) (?:run|try|attempt|go)\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:retry|rerun|attempt) #?\d+\b"
                         r"|\bpass(?:ed|es)? (?:only )?on (?:the |a )?(?:re-?run|retry)\b"
+                        r"|\b(?:needed|took|after) (?:a |one |two |three |a couple of |several |\d+ )?(?:re-?tr(?:y|ies)|re-?runs?)\b"
+                        r"|\bretry plugin\b|--retryTimes\b|--reruns\b|\bde novo (?:duas|três|\d+) vezes\b|\botra vez (?:dos|tres|\d+) veces\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:the )?(?:second|third|fourth|fifth|"
                         r"\d+(?:st|nd|rd|th)) (?:retry|rerun|attempt|try)\b", re.IGNORECASE)
 # not fixed yet: "I haven't fixed that yet", "haven't written a reproducing test yet"
@@ -626,7 +631,8 @@ _LINTERS = compiled_on_use(r"[\s`*(-]*(?:(?:i\s+)?ran\s+)?`?(?:go vet|staticchec
 
 
 # a fix told after a run's failures: "2 failures; fixed the tz handling and reran"
-_FIXED_SINCE = compiled_on_use(r"\b(?:fixed|resolved|addressed|after (?:the|my|that|this|a) "
+_FIXED_SINCE = compiled_on_use(r"\b(?:fixed|resolved|addressed|(?:removed|reverted|dropped|deleted|patched|corrected) "
+                               r"(?:it|them|that|those|this)|added (?:that|the|a|an) (?:\w+ )?(?:guard|check|lock|mutex)|after (?:the|my|that|this|a) "
                                r"(?:fix|change|patch))\b"
                                # not a fix of something else: "3 failed, fixed the lint"
                                r"(?!\s+(?:(?:the|a|some|my|one|two)\s+)?(?:lint\w*|typos?|docs?|"
@@ -661,10 +667,14 @@ def _now_after_fix(sentence: str) -> str | None:
 
 def _flaky_now(text: str) -> bool:
     """TEXT says a test is flaky now, not before the fix ("was flaky", "fixed the flaky ...")."""
+    if _RETRIED.search(text):
+        return True  # a pass that took a retry is flaky whenever the retry was
     return any(not _DENIED.search(text[:m.start()]) for m in _FLAKY_NOW.finditer(text)) \
         and _FLAKE_SETTLED.search(text) is None and _EARLIER.search(text) is None
 
 
+_RETRIED = compiled_on_use(r"\bretry plugin\b|--retryTimes\b|--reruns\b|\bneeded (?:a|\d+|two|three) retr(?:y|ies)\b",
+                           re.IGNORECASE)
 # a flake told as settled: a rerun does not settle it, a fix does
 _FLAKE_SETTLED = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|"
                             r"addressed|de-?flaked|no longer)\b", re.IGNORECASE)
@@ -711,7 +721,7 @@ _PRESENT = compiled_on_use(r"(?:'s|'re|\b(?:is|are|now|pass(?:es)?|passing))\b",
 
 # a failure a relative clause tells as past: "the two tests that were red", "the one that
 # failed on main"
-_FAILED_BEFORE = compiled_on_use(r"\b(?:the )?(?:\w+ )?failures? had\b[^,;]*"
+_FAILED_BEFORE = compiled_on_use(r"\b(?:the )?(?:\w+ )?failures? had\b[^,;]*|\bthe only failing (?:test|spec) was\b[^,;]*"
                                  r"|\b(?:that|which|who)\s+(?:(?:was|were|had been|used to be)\s+(?:\w+\s+)?"
                                  r"(?:failing|failed|red|broken|flaky)|(?:used to fail|failed|broke)\s+"
                                  r"(?:before|earlier|previously|yesterday|on main|on master|on the base))\b"
@@ -826,7 +836,11 @@ def _open_or_failed(block: str) -> bool:
     block = _WAS.sub("", _EARLIER.sub("", block))
     if _ZERO_TESTS.search(block) or _a_selection(block):
         return True
-    return _run_failed(block) or _PENDING.search(block) is not None
+    # (a word in code is a name: "a mutex around `pending`")
+    return _run_failed(block) or _PENDING.search(_A_NAME_IN_CODE.sub(_blank, block)) is not None
+
+
+_A_NAME_IN_CODE = compiled_on_use(r"`[\w.]+`")
 
 
 class _Blocks:
@@ -1117,7 +1131,7 @@ def find_claims(text: str) -> list[Claim]:
     # a message that names no test and checked the work by a build, a linter or by hand:
     # "`cargo build --release` succeeded. All green.", "Verified the fix manually. Verified ✅"
     if claims and not _NAMES_TESTS.search(text) and _OTHER_CHECK.search(text):
-        claims = [c for c in claims if _NAMES_CI_ITSELF.search(c.sentence)]
+        claims = [c for c in claims if _NAMES_CI_ITSELF.search(c.sentence) and not _A_CHECK_JOB.search(c.sentence)]
     if claims and not _NAMES_TESTS.search(text) and not _NAMES_CI_ITSELF.search(text) \
             and any(c.rule.id in ("CLM013", "CLM015") and _LINT_TICK.search(c.sentence) for c in claims) \
             and all(c.rule.id not in ("CLM013", "CLM015") or _LINT_TICK.search(c.sentence) for c in claims):
@@ -1128,6 +1142,8 @@ def find_claims(text: str) -> list[Claim]:
     return sorted(claims, key=lambda c: c.line)
 
 
+_A_CHECK_JOB = compiled_on_use(r"\b(?:build|lint|typecheck|type-check|docs|format)\s+(?:jobs?|steps?|checks?)\b",
+                               re.IGNORECASE)
 _TESTS_NOT_RUN = compiled_on_use(r"\btests?\s*:\s*not (?:yet )?run\b", re.IGNORECASE)
 # what a claim names to be about more than the message's own checks: "CI is green", "the docs job"
 _NAMES_CI_ITSELF = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|jobs?|matrix)\b", re.IGNORECASE)
@@ -1138,7 +1154,7 @@ _NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|prueb
                                rf"{RUNNER}|unittest|junit|surefire|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b",
                                re.IGNORECASE)
 _OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --workspace)?|(?:npm|yarn|pnpm|bun) (?:run )?"
-                               r"(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
+                               r"(?:-r |--recursive )?(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
                                r"ruff (?:check|format)|tsc --noemit|eslint (?:reports|passes|is clean|came back clean)|"
                                r"on the call)\b", re.IGNORECASE)
@@ -1171,7 +1187,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"fails to (?:compile|build)|"
                         r"says nothing about|tells (?:us |me )?nothing|means nothing|"
                         r"not (?:confident|sure|convinced)\b(?:(?!\bbut\b)[^.]){0,40}\b(?:fixed|passing|pass|green|works|flaky|about (?:this|it)|"
-                        r"(?:even |actually |really )?(?:ran|run|running|tested|executed)|"
+                        r"(?:even |actually |really )?(?:ran|run|running|tested|executed|picked up|pick up)|"
                         r"includes?|covers?|contains?)|"
                         r"\billustrative\b|not from a real run|"
                         r"(?:(?<=n)'t|not) count(?:ing)? (?:that|this|it|them) as (?:a )?(?:pass(?:ing)?|green)|"
@@ -1188,7 +1204,21 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:hasn't|has not|haven't|have not) had (?:a |any )?(?:ci |test )?runs?\b|"
                         r"(?:didn't|did not|haven't|have not) (?:do|done|run) (?:a |the )?full (?:run|suite|test run)|"
                         r"fixing (?:that|it|them|those|this) now|before any tests? (?:starts?|runs?|ran|could run)|"
-                        r"(?:i'd|i would|you (?:might|may) want to|worth) double-?check(?:ing)?|"
+                        r"(?:edit|update)\s*:\s*(?:not quite|actually|wrong|nope|no)\b|(?<=\.\.\.)ok,? no\b|ok,? no,? (?:they|it|that|wait)\b|no,? (?:they|it) (?:don't|doesn't|didn't)\b|"
+                        r"forgot to save|grain of salt|well,? i think so|ran out of time|well,? mostly|"
+                        r"(?<!since the )(?<!since )last (?:green|passing|successful) (?:ci|run|build|pipeline)|"
+                        r"you (?:may|might) want to run the (?:full|whole|entire) (?:suite|test suite)|"
+                        r"(?:i'll|i will|will) (?:do|run|kick off) the (?:full|whole|entire) (?:run|suite|test suite)|"
+                        r"(?:haven't|have not|didn't|did not) (?:pushed it or )?run anything|"
+                        r"(?:didn't|did not|haven't|have not) (?:yet )?get to (?:running|run|test(?:ing)?)|"
+                        r"expect (?:some |a few |more )?failures|"
+                        r"(?:that's|that is|this is|that was) (?:the |a )?(?:run|output|log|result) from before|"
+                        r"(?:haven't|have not|didn't|did not) (?:tried|tested|run) (?:it )?(?:on|in|with|against) the\b|"
+                        r"no (?:ci )?run for this\b|(?:pipeline|ci|workflow)s? (?:is|are|was|were) disabled|"
+                        r"(?:aren't|are not|isn't|is not|haven't been|hasn't been|not yet) merged into\b|"
+                        r"no llegué a (?:tocar|correr|ejecutar)|não cheguei a (?:rodar|testar|tocar)|"
+                        r"korrektur\s*:|correction\s*:|corrección\s*:|correção\s*:|doch fehl|"
+                        r"(?:i'd|i would|you (?:might|may) want to|worth|let me) double-?check(?:ing)?|"
                         r"(?:didn't|did not) (?:bother (?:with|running)|run) the rest|"
                         r"(?:might|may|could) be (?:something )?flaky|"
                         r"(?:had to|i|we)\s+(?:mark(?:ed)?|skip(?:ped)?|disabled?|comment(?:ed)? out)\s+(?:them|those|these|the \w+ (?:tests?|specs?))\b|"
@@ -1291,8 +1321,10 @@ _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)
 _FILTERED = compiled_on_use(r"(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|"
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|\s-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
+                            r"|\s(?:--project|--tag|--testPathPattern|--selectProjects)[\s=]+[\"'`]?[\w*./:=-]"
                             r"|--onlyChanged\b|\bran all test suites matching\b", re.IGNORECASE)
-_WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete)\b|\bthe rest\b|\ball (?:the )?tests\b",
+_WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|`)"
+                             r"|\bthe rest\b|\ball (?:the )?tests\b",
                              re.IGNORECASE)
 _PASSED_SKIPPED = re.compile(r"\b(\d+) passed\b[^\n]*?\b(\d+) skipped\b|\b(\d+) skipped\b[^\n]*?\b(\d+) passed\b",
                              re.IGNORECASE)
@@ -1386,7 +1418,7 @@ def _withdraws(sentence: str) -> bool:
     for clause in _clauses(sentence):
         if _EARLIER.search(clause):
             continue
-        if _RETRACTED.search(clause) or _NOT_WHOLE.search(clause) \
+        if _RETRACTED.search(clause) or _NOT_WHOLE.search(clause) or _flaky_now(clause) \
                 or (about_tests and _UNVERIFIED.search(clause)) \
                 or (_TESTS_FAIL.search(clause) and _fails_now(clause)):
             return True
@@ -1423,6 +1455,8 @@ def _output_claims(text: str, blocks: _Blocks, seen: set[int]) -> list[Claim]:
                 or any(_TAKEN_BACK.search(c) for c in _clauses(line)[1:]) \
                 or _introduced_as_other(fences, starts, start, lead_in,
                                         bool(blocks.failing or blocks.unfixed)):
+            if rule is not None and _LEAD_IN_WHEN.search(lead_in):
+                claimed.add(blocks.of(start))  # the rest of a run introduced as before is it too
             continue
         found.append(Claim(rule, number, " ".join(line.split())[:300], start))
         claimed.add(blocks.of(start))
