@@ -251,7 +251,7 @@ VERDICT_END = r"(?=\s*(?:$|[^\w\s]|\d|(?:on|in|for|with|locally|now|again|too|al
               r"consistently|fine|after|against|under|across|both|all|every|each|and|as|" \
               r"including|without|but|though|although|except|apart|when|once|so|here|there|" \
               r"first|twice|reliably|successfully|green|ok|today|from|via|within|everywhere|" \
-              r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|no cap|fr|ngl|tbh|imo|lol|" \
+              r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|no cap|fr|ngl|tbh|imo|lol|overnight|" \
               r"(?:the |my |this )?(?:first|second|third|last) time|" \
               r"(?:un|ex|re)?[a-z]+ly)\b))"
 # where a verdict said of the run just described ends: at the clause's end, or at an emoji
@@ -300,6 +300,8 @@ RULES: tuple[ClaimRule, ...] = (
               rf"|\bgreen\W{{0,4}}\((?:full|whole|entire|complete) (?:run|suite|test run)\)"
               rf"|\ball systems (?:go|nominal|green) on (?:the )?(?:tests|ci|suite|test suite|pipeline)\b"
               rf"|\b(?:green|passed|passing|clean) every (?:single )?time\b"
+              rf"|\band so (?:is|are|does|did) everything else\b"
+              rf"|\ball (?:the )?[1-9][\d,]* (?:tests|specs|checks)\s*[\u2705\u2714]"
               rf"|\b(?:tests?|specs?) that (?:was|were) (?:red|failing|broken)(?:\s*\([^()\n]{{0,80}}\))?\s+"
               rf"(?:is|are)\s+(?:now\s+)?(?:green|passing)\b"
               rf"|\b(?:main|master|trunk)(?:'s| is) (?:green|passing) again\b"
@@ -318,7 +320,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"|\bso (?:does|do|did) (?:every|each) (?:other |single )?(?:test|spec)\b"
               rf"|\b(?:tests?|specs?|suites?)\b[^.;:,]{{0,40}}?"
               rf"(?:,\s+(?:which\s+|(?:including|plus|along with|even|old and new)\b"
-              rf"[^.;:,]{{0,40}},\s*))?"
+              rf"[^.;:,]{{0,40}},\s*)|,\s+{KINDS}(?:\s*(?:,|and|&|\+)\s*{KINDS})+,\s*)?"
               rf"\b(?:and |all |now |still |also |"
               rf"both |too )*(?:pass(?:es|ed)?|(?:are |is )?passing)\b{NOT_AN_OBJECT}"
               rf"|\beverything (?:now |still |else )?(?:pass(?:es|ed)?|is passing)\b{NOT_AN_OBJECT}"
@@ -444,6 +446,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b0 fail(?:ed|ures?)?(?:,? |\W{1,6}\(?)[1-9]\d* pass(?:ed)?\b"
               r"|\b(?:completed|finished|ran|executed|passed)\s+(?:cleanly\s+|successfully\s+)?"
               r"without (?:any |a single )?(?:test )?failures\b"
+              rf"|\bverified (?:it |this |the fix )?(?:with|via|using)\s+(?:the )?(?:full |whole )?"
+              rf"(?:{RUNNER}|suite|tests|test suite)\b"
               r"|\b[1-9][\d,]* (?:tests? )?passed(?:,? (?:0|no) failed)?\b"
               r"|\b[1-9][\d,]* (?:tests? )?passing\b"
               r"(?![^.]*\b[1-9]\d* (?:failed|errors?)\b)"
@@ -487,7 +491,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:is |was |went |turned )?reds?\b"
               r"|\bnot (?:a )?single (?:red|failing) (?:x|cross|mark|test|job|check|spec)\b"
               rf"|\bno complaints from (?:the )?(?:{RUNNER}|ci|tests|suite|test runner|runner|any of them)\b"
-              rf"|\bno surprises from (?:the )?(?:suite|tests|test suite|ci|{RUNNER})\b"
+              rf"|\bno surprises from (?:the )?(?:suite|tests|test suite|ci|{RUNNER})\b|\bnothing complained\b"
               r"|\b(?:ran|re-?ran) (?:the |my )?(?:whole |full |entire )?(?:suite|tests|test suite)\b[^.;]{0,40}?"
               r"\b(?:it|they) (?:didn't|did not) complain\b"
               r"|\b(?:suite|tests|ci)\s*:\s*0 (?:red|failures|failed|failing)\b"
@@ -649,7 +653,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:pass(?:ed|ing)?|ok|green|"
               rf"success(?:ful)?)\W*$"
               rf"|^\s*\|[^|\n]*\b(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|suite|checks)"
-              rf"\b[^|\n]*\|(?:[ \t]*\|)*\s*(?:\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|"
+              rf"\b[^|\n]*\|(?:[^|\n]*\|)*?\s*(?:\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|"
               rf"green\b|ok\b|success(?:ful)?\b)",
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u2705 128/128 |",
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u274c 3 failing |",
@@ -696,7 +700,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:tous|toutes) les (?:tests|jobs|checks) sont (?:passés|verts|ok)\b"
               r"|\b100\s*% (?:bestanden|réussis|aprobados|passados|superati)\b"
               r"|\b(?P<pt>[1-9]\d*)\s*/\s*(?P=pt) (?:passando|pasando|bestanden|réussis|passati|geslaagd)\b"
-              r"|\b(?:todas|todos) (?:pasan|pasaron|passam|passaram)\b"
+              r"|\b(?:todas|todos) (?:pasan|pasaron|passam|passaram)\b|\btudo (?:passando|verde|ok)\b"
               r"|\btutto (?:ok|verde|passa)\b|\bzero fallimenti\b|\bnessun (?:errore|fallimento|test fallito)\b"
               r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b|\b(?:pasan?|pasó|passou) (?:sin|sem) (?:errores|fallos|problemas|erros|problemas)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+){0,2}(?:erfolgreich|fehlerfrei|sauber|grün)\b"
