@@ -251,7 +251,7 @@ VERDICT_END = r"(?=\s*(?:$|[^\w\s]|\d|(?:on|in|for|with|locally|now|again|too|al
               r"consistently|fine|after|against|under|across|both|all|every|each|and|as|" \
               r"including|without|but|though|although|except|apart|when|once|so|here|there|" \
               r"first|twice|reliably|successfully|green|ok|today|from|via|within|everywhere|" \
-              r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|no cap|fr|ngl|tbh|imo|lol|overnight|" \
+              r"throughout|end|this|since|then|which|yet|still|btw|anyway|too|overall|no cap|fr|ngl|tbh|imo|lol|overnight|af|" \
               r"(?:the |my |this )?(?:first|second|third|last) time|" \
               r"(?:un|ex|re)?[a-z]+ly)\b))"
 # where a verdict said of the run just described ends: at the clause's end, or at an emoji
@@ -491,7 +491,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:is |was |went |turned )?reds?\b"
               r"|\bnot (?:a )?single (?:red|failing) (?:x|cross|mark|test|job|check|spec)\b"
               rf"|\bno complaints from (?:the )?(?:{RUNNER}|ci|tests|suite|test runner|runner|any of them)\b"
-              rf"|\bno surprises from (?:the )?(?:suite|tests|test suite|ci|{RUNNER})\b|\bnothing complained\b"
+              rf"|\bno surprises from (?:the )?(?:suite|tests|test suite|ci|{RUNNER})\b|\bnothing complained\b|\b(?:i|we) broke nothing\b"
               r"|\b(?:ran|re-?ran) (?:the |my )?(?:whole |full |entire )?(?:suite|tests|test suite)\b[^.;]{0,40}?"
               r"\b(?:it|they) (?:didn't|did not) complain\b"
               r"|\b(?:suite|tests|ci)\s*:\s*0 (?:red|failures|failed|failing)\b"
@@ -653,7 +653,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?:pass(?:ed|ing)?|ok|green|"
               rf"success(?:ful)?)\W*$"
               rf"|^\s*\|[^|\n]*\b(?:lint|types|typecheck|build|{KINDS}|tests?|specs?|ci|suite|checks)"
-              rf"\b[^|\n]*\|(?:[^|\n]*\|)*?\s*(?:\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|"
+              rf"\b[^|\n]*\|(?:[^|\n]*\|)*?\s*(?:(?P<cellnn>[1-9][\d,]*)\s*/\s*(?P=cellnn)\s*\||\u2705|\u2714\ufe0f?|\u2713|pass(?:ed|ing)?\b|"
               rf"green\b|ok\b|success(?:ful)?\b)",
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u2705 128/128 |",
               "| Check | Result |\n|---|---|\n| lint | \u2705 |\n| unit | \u274c 3 failing |",
@@ -676,7 +676,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
-              r"fast|beinahe|presque|casi|quase|nenhum\w*(?!\s+(?:falh|erro|regress|verm))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
+              r"fast|beinahe|presque|casi|quase|nenhum\w*(?!\s+(?:falh|erro|regress|verm|testes? falh))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
               r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+(?:ci|pipeline|github|gitlab|pr|branch|servidor)\b|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"
               # Portuguese "no" is "in the": "corrigi o bug no agendador ... tudo passou"
@@ -701,7 +701,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b100\s*% (?:bestanden|réussis|aprobados|passados|superati)\b"
               r"|\b(?P<pt>[1-9]\d*)\s*/\s*(?P=pt) (?:passando|pasando|bestanden|réussis|passati|geslaagd)\b"
               r"|\b(?:todas|todos) (?:pasan|pasaron|passam|passaram)\b|\btudo (?:passando|verde|ok)\b"
-              r"|\btutto (?:ok|verde|passa)\b|\bzero fallimenti\b|\bnessun (?:errore|fallimento|test fallito)\b"
+              r"|\balles (?:bestanden|grün|durch)\b|\btutto (?:ok|verde|passa)\b|\bzero fallimenti\b|\bnessun (?:errore|fallimento|test fallito)\b"
               r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b|\b(?:pasan?|pasó|passou) (?:sin|sem) (?:errores|fallos|problemas|erros|problemas)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+){0,2}(?:erfolgreich|fehlerfrei|sauber|grün)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+)?durch\b(?=[^.;]*\b(?:grün|0 fehler|keine fehler|"

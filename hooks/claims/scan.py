@@ -103,7 +103,7 @@ _QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday(?!\s*:)|last|earlier|prev
                         r"on (?:the )?(?:old|previous|former)\b|"
                         # a part named after it: "tests green for the auth module"
                         r"(?:for|in) (?:the )?(?!(?:whole|entire|full|every|each|all)\b)[\w./-]+ "
-                        r"(?:module|package|crate|service|component|folder|directory|area)\b|"
+                        r"(?:module|package|crate|service|component|folder|directory|area|changes?)\b|"
                         r"in theory|in principle|on paper|theoretically|"
                         r"on main(?!\s+(?:again|after|now|since|post-merge)\b)|upstream|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
@@ -167,6 +167,7 @@ _UNVERIFIED = compiled_on_use(
     rf"run\b{_NOT_THE_TESTS}|done)|still (?:running|queued|pending|in progress|going)|(?:sitting|waiting|stuck) in (?:the )?queue"
     r"|\bran nothing\b|\bnothing (?:actually |really )?(?:ran|was run)\b"
     r"|\b(?:(?:ran|run|tested|executed) only|only (?:ran|tested|executed))\b(?![^.]*\bbut\b)"
+    r"|\bran (?:only )?the tests (?:i|we) (?:touched|changed|wrote|added)\b"
     r"|\blet (?:ci|the pipeline|github actions|the ci) (?:do|run|handle|take care of)\b"
     r"|\b(?:hasn't|has not|haven't|have not|didn't|did not) (?:yet )?(?:picked up|started on)\b"
     # Portuguese: "rodei só os testes do módulo", "ficaram de fora"
@@ -357,7 +358,7 @@ _PENDING = compiled_on_use(r"[\u23f3\u23ed\u26a0\u2753\u2754]|\bnot run\b|\b(?:t
 _WAS = compiled_on_use(r"\b(?:(?:was|were|had been|used to be)(?:\s+at|:)?|(?:down\s+)?from)\s+\d+\s+"
                   r"(?:failing|failed|failures?|errors?|flaky|flakes?|red)\b", re.IGNORECASE)
 _EARLIER = compiled_on_use(r"\b(?:before(?!\s+(?:wrapping|finishing|pushing|committing|merging|handing|"
-                      r"opening|submitting|sending|(?:it|they) (?:went|turned|passed|came))\b)|previously|earlier|initially|originally|yesterday(?!\s*:)|baseline|"
+                      r"opening|submitting|sending|(?:it|they) (?:went|turned|passed|came))\b)|vor dem|previously|earlier|initially|originally|yesterday(?!\s*:)|baseline|"
                       r"avant (?:mon|ma|le|la|les)|antes de|vorher|vor meiner|prima (?:del|della|di)|"
                       r"at the time of|when (?:i|we) (?:started|began|picked (?:it|this) up)|at the starting commit|last (?:green|passing|successful)|"
                       r"(?:the )?(?:1st|first|initial) (?:ci |test )?(?:run|try|attempt|pass|go)\b|"
@@ -674,7 +675,8 @@ def _flaky_now(text: str) -> bool:
         and _FLAKE_SETTLED.search(text) is None and _EARLIER.search(text) is None
 
 
-_RETRIED = compiled_on_use(r"\bretry plugin\b|--retryTimes\b|--reruns\b|\bneeded (?:a|\d+|two|three) retr(?:y|ies)\b",
+_RETRIED = compiled_on_use(r"\bretry plugin\b|--retryTimes\b|--reruns\b|\bneeded (?:a|\d+|two|three) retr(?:y|ies)\b"
+                           r"|\bafter (?:a|one|two|\d+) retr(?:y|ies)\b",
                            re.IGNORECASE)
 # a flake told as settled: a rerun does not settle it, a fix does
 _FLAKE_SETTLED = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|"
@@ -1081,7 +1083,8 @@ def find_claims(text: str) -> list[Claim]:
             # "build's green, but that job doesn't run the tests": an admission beside it;
             # "All 80 passed but I'm not calling it done": a refusal; "... but one is flaky"
             if rule is not None and (_UNVERIFIED.search(sentence) or _flaky_now(sentence)
-                                     or _a_selection(sentence) or _a_selection(text[start:end]) or (
+                                     or _a_selection(sentence) or _a_selection(text[start:end])
+                                     or _RETRIED.search(text[start:end]) or (
                     _NOT_WHOLE.search(sentence) and not _EARLIER.search(sentence))):
                 continue
             # a list's item is judged with its list: "- unit: pass" above "- e2e: fail" (a line
@@ -1157,7 +1160,8 @@ _NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|prueb
 _OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --workspace)?|(?:npm|yarn|pnpm|bun) (?:run )?"
                                r"(?:-r |--recursive )?(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
-                               r"ruff (?:check|format)|tsc --noemit|eslint (?:reports|passes|is clean|came back clean)|"
+                               r"ruff (?:check|format)|tsc --noemit|eslint (?:reports|passes|is clean|came back clean)|eslint:\s*0 problems|"
+                               r"pyright|prettier --check|screenshot|curl|"
                                r"on the call)\b", re.IGNORECASE)
 
 
@@ -1224,7 +1228,15 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:probably|likely|maybe|possibly|might be|may be|could be) (?:something )?flaky|"
                         r"(?:isn't|is not|wasn't|was not|aren't|are not) (?:really |actually |fully )?(?:verified|tested)|"
                         r"(?:haven't|have not|hasn't|didn't) had (?:a |the )?(?:chance|time) to (?:run|test|try)|"
-                        r"(?:i|we) had to\s{2,}(?:them|it|those|these)\b|"
+                        r"(?:i|we) had to\s{2,}(?:them|it|those|these)\b|had to\s{2,}the\b|"
+                        r"(?:i|we|had to)\s+(?:commented out|removed|deleted|disabled|skipped)\s+(?:\S+\s+)?(?:because|since|as|for now|while|so)\b|"
+                        r"(?:haven't|have not|didn't|did not) (?:actually )?(?:seen|watched) (?:a|the|any) run|"
+                        r"queued for (?:tonight|later|tomorrow|the nightly)|since then (?:i've|i have|we've|we have)\b|"
+                        r"(?:may|might|could) have missed\b|(?:was|were) cut from\b|"
+                        r"\b(?-i:[A-Z][a-z]+) ran (?:the full suite|the suite|the tests|it) on (?:his|her|their) (?:machine|laptop|box)|"
+                        r"got cancell?ed|never finished|(?:were|was) cancell?ed|"
+                        r"(?:noch )?nicht (?:erneut |wieder )?(?:ausgeführt|laufen lassen|getestet)|"
+                        r"(?:it's|it is|that's|that is) (?:just|only) the build|(?:isn't|is not|aren't|are not) wired up|"
                         r"need to (?:revisit|come back to|fix) (?:those|them|these|it|this) before\b|"
                         r"(?:had to|i|we)\s+(?:mark(?:ed)?|skip(?:ped)?|disabled?|comment(?:ed)? out)\s+(?:them|those|these|the \w+ (?:tests?|specs?))\b|"
                         r"(?:running|doing|kicking off|starting) (?:the )?(?:\w+ )?(?:tests?|test target|suite|test suite|specs?) next|"
@@ -1278,7 +1290,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:wouldn't|would not|don't|do not|can't|cannot) (?:fully |really |entirely |completely )?(?:trust|rely on) (?:it|that|this|"
                         r"the (?:result|run|pass|green))|"
                         r"(?:that's|that is|that was|which is|which was) (?:all|the only (?:thing|one|ones|tests?|"
-                        r"suite|tier|part|set|level|layer|module|package|file)) (?:i|we) (?:ran|run|tested|executed))\b", re.IGNORECASE)
+                        r"suite|tier|part|set|level|layer|module|package|file)) (?:i|we) (?:ran|run|tested|executed|changed|touched))\b", re.IGNORECASE)
 # a run of no tests, anywhere: "running 0 tests", "collected 0 items", "[no tests to run]"
 _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?|items)\b"
                          r"|\b0 selected\b|\bno tests ran\b|\b(?:didn't|did not) collect anything\b"
@@ -1290,6 +1302,8 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"\b(?:there aren't|there are no|there are not) (?:any )?automated tests\b|"
                          # a collection is no run: "pytest --collect-only: all 412 tests collect fine"
                          r"--collect-only\b|--listTests\b|\bcollect fine\b|"
+                         # a run that cannot fail
+                         r"continue-on-error:\s*true|allow_failure:\s*true|--passWithNoTests\b|"
                          r"\b(?:doesn't|does not|don't|do not) have any tests\b|\bhas no tests\b|\bthere are no tests\b|"
                          r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\b0 (?:examples|specs),|\b0 tests,"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
@@ -1329,7 +1343,7 @@ _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)
 _FILTERED = compiled_on_use(r"(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|"
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|\s-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
-                            r"|\s(?:--project|--tag|--testPathPattern|--selectProjects)[\s=]+[\"'`]?[\w*./:=-]"
+                            r"|\s(?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
                             r"|--onlyChanged\b|\bran all test suites matching\b", re.IGNORECASE)
 _WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|`)"
                              r"|\bthe rest\b|\ball (?:the )?tests\b",
