@@ -676,7 +676,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
-              r"fast|beinahe|presque|casi|quase|nenhum\w*(?!\s+(?:falh|erro|regress|verm|testes? falh))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
+              r"fast|beinahe|presque|casi|quase|nenhum\w*(?!\s+(?:falh|erro|regress|verm|quebr|testes? falh))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
               r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+(?:ci|pipeline|github|gitlab|pr|branch|servidor)\b|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"
               # Portuguese "no" is "in the": "corrigi o bug no agendador ... tudo passou"
@@ -687,7 +687,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"{_NONE_BEFORE}\bfall(?:a|an|aron|ó|am|aram|os?)\b|"
               rf"{_NONE_BEFORE}\bfalh(?!ava)\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
               r".*?(?:\b(?:tests?|testes|suite|suíte|testsuite|test-suite|paquetes|pacotes|pakete)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
-              r"laufen (?:\w+ )?durch|passe|"
+              r"laufen (?:\w+ )?durch|läuft (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
               r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|(?:toda |inteira |completa )?verde|slagen|geslaagd|groen|passano|sono passati|"
               r"están en verde|está en verde|esta en verde|passam|passaram|passando|pasando|au vert)\b"
@@ -718,7 +718,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bno fall(?:ó|o|aron|a|an) (?:ninguno|ninguna|nada|ni uno)\b"
               r"|\b(?:terminó|termino|acabó|quedó|salió|finalizó|terminou|acabou|ficou)\s+"
               r"(?:en verde|em verde|verde|bien|sin errores|sem erros|correctamente|com sucesso)\b"
-              r"|\b(?:nenhum|nenhuma|ninguno|ninguna|ningún)(?: (?:teste|test|prueba)s?)? (?:falhou|falló|fallo)\b"
+              r"|\b(?:nenhum|nenhuma|ninguno|ninguna|ningún)(?: (?:teste|test|prueba)s?)? (?:falhou|falló|fallo|quebrou|rompió)\b"
               r"|\b[1-9]\d* (?:tests? |testes |pruebas |tests? sind )?(?:réussis|passés|bestanden|erfolgreich|"
               r"aprobad[oa]s|exitos[oa]s|aprovados|passaram|pasaron)\b"
               r"|\b(?:tests?|testes|pruebas)\b[^.;:]{0,40}?\b(?:réussissent|ont réussi)\b)",

@@ -604,6 +604,7 @@ _FLAKY_NOW = compiled_on_use(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks
                         r"|\bpass(?:ed|es)? (?:only )?on (?:the |a )?(?:re-?run|retry)\b"
                         r"|\b(?:needed|took|after) (?:a |one |two |three |a couple of |several |\d+ )?(?:re-?tr(?:y|ies)|re-?runs?)\b"
                         r"|\bretry plugin\b|--retryTimes\b|--reruns\b|\bde novo (?:duas|três|\d+) vezes\b|\botra vez (?:dos|tres|\d+) veces\b"
+                        r"|\bkeeps? flaking\b|\bkept flaking\b|\bre-?run (?:the )?[\w-]+ job (?:twice|again|\d+ times)\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:the )?(?:second|third|fourth|fifth|"
                         r"\d+(?:st|nd|rd|th)) (?:retry|rerun|attempt|try)\b", re.IGNORECASE)
 # not fixed yet: "I haven't fixed that yet", "haven't written a reproducing test yet"
@@ -1140,6 +1141,9 @@ def find_claims(text: str) -> list[Claim]:
             and any(c.rule.id in ("CLM013", "CLM015") and _LINT_TICK.search(c.sentence) for c in claims) \
             and all(c.rule.id not in ("CLM013", "CLM015") or _LINT_TICK.search(c.sentence) for c in claims):
         claims = []  # "✅ lint ✅ build. All checks green.": ticks, none of a test
+    # a run its message says was filtered ("ran it with `--spec ...`"), and nothing told whole
+    if claims and _FILTERED.search(text) and not _WHOLE_TOO.search(text):
+        claims = []
     # the tests said not to have run: what else passed is not them ("Tests: not run. Build verified")
     if claims and _TESTS_NOT_RUN.search(text):
         claims = [c for c in claims if _NAMES_TESTS.search(c.sentence)]
@@ -1161,7 +1165,7 @@ _OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --work
                                r"(?:-r |--recursive )?(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
                                r"ruff (?:check|format)|tsc --noemit|eslint (?:reports|passes|is clean|came back clean)|eslint:\s*0 problems|"
-                               r"pyright|prettier --check|screenshot|curl|"
+                               r"pyright|prettier|eslint --fix|screenshot|curl|"
                                r"on the call)\b", re.IGNORECASE)
 
 
@@ -1201,7 +1205,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"en fait,? non|je me suis trompé|me equivoqué|en realidad,? no|"
                         r"na verdade,? não|eu me enganei|me enganei|ich habe mich geirrt|"
                         r"doch nicht|stimmt nicht|"
-                        r"jk|j/k|just kidding|oh wait|ok,? wait|(?<=\.\.\.)wait\b|(?<![\w\s,])wait,\s+(?:the|that|that's|this|it|no)\b|"
+                        r"jk|j/k|just kidding|oh wait|ok,? wait|(?<=\.\.\.)wait\b|(?<![\w\s,])wait\s*[,\u2014\u2013-]+\s*(?:the|that|that's|this|it|no)\b|"
                         r"assuming (?:the )?(?:\w+ )?(?:tests|suite|rest|others|ones)\b|"
                         r"(?:log|output) (?:got|was|is) (?:cut off|truncated)|in the sense that|"
                         r"(?:was|is) (?:for|on|from) the (?:commit|push|revision|sha) before\b|"
@@ -1237,7 +1241,11 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"got cancell?ed|never finished|(?:were|was) cancell?ed|"
                         r"(?:noch )?nicht (?:erneut |wieder )?(?:ausgeführt|laufen lassen|getestet)|"
                         r"(?:it's|it is|that's|that is) (?:just|only) the build|(?:isn't|is not|aren't|are not) wired up|"
-                        r"need to (?:revisit|come back to|fix) (?:those|them|these|it|this) before\b|"
+                        r"need to (?:revisit|come back to|fix) (?:(?:those|them|these|it|this) )?before\b|"
+                        r"(?:leav(?:e|ing)|left) (?:it|them|those) commented out|once (?:i|we) comment(?:ed)? out|"
+                        r"(?:i'll|i will|will) (?:kick (?:it|that|the rest) off|run (?:it|the rest|them) (?:after|later|tomorrow|tonight))|"
+                        r"(?:hadn't|had not|didn't|did not) checked? out (?:my|the right) branch|re-?running (?:it |them )?on the right\b|"
+                        r"left (?:them|those|it|these) out\b|"
                         r"(?:had to|i|we)\s+(?:mark(?:ed)?|skip(?:ped)?|disabled?|comment(?:ed)? out)\s+(?:them|those|these|the \w+ (?:tests?|specs?))\b|"
                         r"(?:running|doing|kicking off|starting) (?:the )?(?:\w+ )?(?:tests?|test target|suite|test suite|specs?) next|"
                         r"(?:tests? )?not (?:yet )?run\b(?! into)|well\W+everything (?:except|but)\b|"
@@ -1300,6 +1308,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"\b(?:doesn't|does not|don't|do not) have (?:a |any )?tests?(?: modules?| suites?| harness| target)?\b|"
                          r"\b(?:there's|there is) no test (?:harness|module|suite|target)\b|\bno test is available\b|"
                          r"\b(?:there aren't|there are no|there are not) (?:any )?automated tests\b|"
+                         r"\bno test coverage for\b|\bnothing automated to run\b|\b(?:haven't|have not) written (?:any )?tests\b|"
                          # a collection is no run: "pytest --collect-only: all 412 tests collect fine"
                          r"--collect-only\b|--listTests\b|\bcollect fine\b|"
                          # a run that cannot fail
