@@ -100,7 +100,6 @@ _QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday(?!\s*:)|last|earlier|prev
                         r"(?:on|in) (?:the |a )?(?:old|previous|former|clean checkout before)\b|"
                         r"(?<!\()[^,;.()]{0,40}?\bbefore (?:the|my|this|that|our) (?:refactor|change|changes|patch|fix|edits?|"
                         r"migration|rewrite|upgrade)\b|"
-                        r"on (?:the )?(?:old|previous|former)\b|"
                         # a part named after it: "tests green for the auth module"
                         r"(?:for|in) (?:the )?(?!(?:whole|entire|full|every|each|all)\b)[\w./-]+ "
                         r"(?:module|package|crate|service|component|folder|directory|area|changes?)\b|"
@@ -626,10 +625,9 @@ def _run_failed(text: str) -> bool:
 
 
 # what checks code without running a test
-_LINTERS = compiled_on_use(r"[\s`*(-]*(?:(?:i\s+)?ran\s+)?`?(?:go vet|staticcheck|golangci-lint|ruff(?: check)?|eslint|mypy|pyright|"
-                           r"(?:cargo )?clippy|tsc|flake8|pylint|rubocop|prettier|black|isort|"
-                           r"shellcheck|hadolint|biome(?: check)?|cargo check|cargo fmt)\b",
-                           re.IGNORECASE)
+_LINTER_NAMES = r"go vet|staticcheck|golangci-lint|ruff(?: check)?|eslint|mypy|pyright|(?:cargo )?clippy|tsc|" \
+                r"flake8|pylint|rubocop|prettier|black|isort|shellcheck|hadolint|biome(?: check)?|cargo check|cargo fmt"
+_LINTERS = compiled_on_use(rf"[\s`*(-]*(?:(?:i\s+)?ran\s+)?`?(?:{_LINTER_NAMES})\b", re.IGNORECASE)
 
 
 # a fix told after a run's failures: "2 failures; fixed the tz handling and reran"
@@ -1084,7 +1082,7 @@ def find_claims(text: str) -> list[Claim]:
             # "build's green, but that job doesn't run the tests": an admission beside it;
             # "All 80 passed but I'm not calling it done": a refusal; "... but one is flaky"
             if rule is not None and (_UNVERIFIED.search(sentence) or _flaky_now(sentence)
-                                     or _a_selection(sentence) or _a_selection(text[start:end])
+                                     or _a_selection(text[start:end])
                                      or _RETRIED.search(text[start:end]) or (
                     _NOT_WHOLE.search(sentence) and not _EARLIER.search(sentence))):
                 continue
@@ -1133,21 +1131,29 @@ def find_claims(text: str) -> list[Claim]:
     if any(_PART.search(c.sentence) for c in claims) \
             and _run_failed(_WAS.sub("", _EARLIER.sub("", text))):
         claims = [c for c in claims if not _PART.search(c.sentence)]
-    # a message that names no test and checked the work by a build, a linter or by hand:
-    # "`cargo build --release` succeeded. All green.", "Verified the fix manually. Verified ✅"
-    if claims and not _NAMES_TESTS.search(text) and _OTHER_CHECK.search(text):
-        claims = [c for c in claims if _NAMES_CI_ITSELF.search(c.sentence) and not _A_CHECK_JOB.search(c.sentence)]
-    if claims and not _NAMES_TESTS.search(text) and not _NAMES_CI_ITSELF.search(text) \
-            and any(c.rule.id in ("CLM013", "CLM015") and _LINT_TICK.search(c.sentence) for c in claims) \
-            and all(c.rule.id not in ("CLM013", "CLM015") or _LINT_TICK.search(c.sentence) for c in claims):
-        claims = []  # "✅ lint ✅ build. All checks green.": ticks, none of a test
+    return sorted(_of_the_tests(text, claims) if claims else claims, key=lambda c: c.line)
+
+
+def _of_the_tests(text: str, claims: list[Claim]) -> list[Claim]:
+    """CLAIMS, less what the message as a whole shows is not a pass of the tests."""
+    if not _NAMES_TESTS.search(text):
+        # checked by a build, a linter or by hand: "`cargo build --release` succeeded. All
+        # green.", "Verified the fix manually. Verified ✅" (unless CI itself is named)
+        if _OTHER_CHECK.search(text):
+            claims = [c for c in claims
+                      if _NAMES_CI_ITSELF.search(c.sentence) and not _A_CHECK_JOB.search(c.sentence)]
+        # "✅ lint ✅ build. All checks green.": ticks, none of a test
+        ticks = [c for c in claims if c.rule.id in ("CLM013", "CLM015")]
+        if ticks and not _NAMES_CI_ITSELF.search(text) \
+                and all(_LINT_TICK.search(c.sentence) for c in ticks):
+            return []
     # a run its message says was filtered ("ran it with `--spec ...`"), and nothing told whole
-    if claims and _FILTERED.search(text) and not _WHOLE_TOO.search(text):
-        claims = []
+    if _FILTERED.search(text) and not _WHOLE_TOO.search(text):
+        return []
     # the tests said not to have run: what else passed is not them ("Tests: not run. Build verified")
-    if claims and _TESTS_NOT_RUN.search(text):
+    if _TESTS_NOT_RUN.search(text):
         claims = [c for c in claims if _NAMES_TESTS.search(c.sentence)]
-    return sorted(claims, key=lambda c: c.line)
+    return claims
 
 
 _A_CHECK_JOB = compiled_on_use(r"\b(?:build|lint|typecheck|type-check|docs|format)\s+(?:jobs?|steps?|checks?)\b",
@@ -1155,8 +1161,7 @@ _A_CHECK_JOB = compiled_on_use(r"\b(?:build|lint|typecheck|type-check|docs|forma
 _TESTS_NOT_RUN = compiled_on_use(r"\btests?\s*:\s*not (?:yet )?run\b", re.IGNORECASE)
 # what a claim names to be about more than the message's own checks: "CI is green", "the docs job"
 _NAMES_CI_ITSELF = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|jobs?|matrix)\b", re.IGNORECASE)
-_LINT_TICK = compiled_on_use(r"\b(?:lint|types|typecheck|tsc|mypy|ruff|eslint|fmt|format|clippy|vet|build|black|"
-                             r"isort|prettier|flake8|pylint|rubocop|golangci-lint|biome|stylelint)\b",
+_LINT_TICK = compiled_on_use(rf"\b(?:lint|types|typecheck|fmt|format|vet|build|stylelint|{_LINTER_NAMES})\b",
                              re.IGNORECASE)
 _NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|pruebas|testing|smoke|nightly|regression|integration|unit|contract|acceptance|examples|"
                                rf"{RUNNER}|unittest|junit|surefire|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b",
