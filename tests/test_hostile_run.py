@@ -234,9 +234,13 @@ def test_a_daemonised_grandchild_does_not_hold_the_run(repo: Repo) -> None:
     assert receipt_of(repo)["tests"]["passed"] == 3
 
 
-@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+@pytest.mark.parametrize(("sig", "code", "times", "why"), [
+    (signal.SIGTERM, 143, 1, "still running 3 s after the signal"),
+    (signal.SIGINT, 130, 1, "still running 3 s after the signal"),
+    (signal.SIGINT, 130, 2, "signalled again"),
+])
 def test_term_and_ctrl_c_end_the_run_even_when_ignored(
-        repo: Repo, sig: signal.Signals, code: int) -> None:
+        repo: Repo, sig: signal.Signals, code: int, times: int, why: str) -> None:
     repo.write(".gitignore", "artifacts/\ndaemon.pid\n")
     repo.commit("init")
     script = (DAEMON + "import signal, time\n"
@@ -250,6 +254,11 @@ def test_term_and_ctrl_c_end_the_run_even_when_ignored(
         assert proc.stdout.readline() == b"ready\n"
         t0 = time.monotonic()
         proc.send_signal(sig)
+        if times == 2:
+            assert proc.stderr is not None
+            told = proc.stderr.readline().decode()  # the first was passed on: then again
+            assert told.startswith(f"receipt: {sig.name} passed to the command;"), told
+            proc.send_signal(sig)
         _, err = proc.communicate(timeout=30)
         elapsed = time.monotonic() - t0
     finally:
@@ -258,6 +267,7 @@ def test_term_and_ctrl_c_end_the_run_even_when_ignored(
     assert proc.returncode == code
     assert elapsed < 25, f"took {elapsed:.1f}s"  # not the command's 120 s, even when busy
     assert receipt_of(repo)["exit_code"] == code
+    assert f"receipt: killing the command (SIGKILL): {why}" in err.decode()
     no_bug(err.decode())
 
 

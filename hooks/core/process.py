@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 
 from hooks.core import terminal
+from hooks.core.errors import say
 from hooks.core.errors import write_bytes
 from hooks.core.text import AnsiStripper
 
@@ -37,7 +38,10 @@ POLL = 0.1  # how often the read loop looks at the command while its pipe is qui
 # after a timeout or a forwarded signal): a daemon it left behind may hold the pipe for ever.
 DRAIN_GRACE = 2.0
 SETTLE = 0.5
-INTERRUPT_GRACE = 1.0  # after a forwarded Ctrl-C or TERM, SIGKILL if the command still runs
+# After a forwarded Ctrl-C or TERM, SIGKILL if the command still runs: long enough for a
+# runner to print its summary on Ctrl-C (pytest does), short enough for a CI cancel; a second
+# Ctrl-C or TERM kills at once.
+INTERRUPT_GRACE = 3.0
 
 
 class SignalForwarder:
@@ -46,11 +50,14 @@ class SignalForwarder:
     def __init__(self) -> None:
         self.pgid: int | None = None
         self.received: int | None = None
+        self.repeated = False  # a second signal came: kill, do not wait
         self._previous: dict[int, Any] = {}
 
     def _handle(self, signum: int, _frame: FrameType | None) -> None:
         if self.received is None:
             self.received = signum
+        else:
+            self.repeated = True
         if self.pgid is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pgid, signum)
@@ -102,7 +109,8 @@ def run_streaming(
     """Run ARGV, passing each chunk of its output to ON_OUTPUT (and the terminal if ECHO).
 
     After TIMEOUT seconds the whole process group gets SIGTERM, then SIGKILL after GRACE. A
-    forwarded Ctrl-C or TERM is followed by SIGKILL after INTERRUPT_GRACE. Output is read until
+    forwarded Ctrl-C or TERM is followed by SIGKILL after INTERRUPT_GRACE, or at once on a
+    second one (each told on stderr). Output is read until
     the command has exited and the pipe is closed, but never more than DRAIN_GRACE after the
     command exited (SETTLE after a timeout or signal): a daemon it left behind (``setsid cmd
     &``) can hold the pipe open for ever, and is not the command.
@@ -160,7 +168,15 @@ def run_streaming(
                     kill_at = now + grace
                 elif forwarder.received is not None and kill_at is None:
                     kill_at = now + INTERRUPT_GRACE
-                if kill_at is not None and now >= kill_at:
+                    say(f"receipt: {signal.Signals(forwarder.received).name} passed to the "
+                        f"command; it is killed in {INTERRUPT_GRACE:g} s if still running "
+                        "(again to kill it now)")
+                if kill_at is not None and kill_at != float("inf") \
+                        and (now >= kill_at or forwarder.repeated):
+                    if forwarder.received is not None and not timed_out:
+                        say("receipt: killing the command (SIGKILL): "
+                            + ("signalled again" if forwarder.repeated else
+                               f"still running {INTERRUPT_GRACE:g} s after the signal"))
                     _kill_group(proc.pid, signal.SIGKILL)
                     kill_at = float("inf")
             elif stop_at is None:
