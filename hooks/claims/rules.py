@@ -359,13 +359,18 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM002", "says the suite is green",
               r"\b(?:test suite|suite|tests|build|pipeline|everything|all checks|ci|pytest|jest|"
               rf"vitest|mocha|rspec|tox|nox|cargo test|go test|npm test|the test run|{RUNNER})\s+"
-              r"(?:is|are|was|were|stays?|looks?|now|still)\s+(?:all\s+|fully\s+|still\s+|entirely\s+|"
+              r"(?:is|are|was|were|stays?|looks?|now|still|comes? (?:up|back)|came (?:up|back))\s+(?:all\s+|fully\s+|still\s+|entirely\s+|"
               r"completely\s+|totally\s+|100%\s+)?green\b"
               r"|\bgreen across the (?:board|matrix|pipeline)\b|\ball green\b"
               r"|\bgreen (?:build|run|pipeline|ci|suite|test run|board)\b"
               r"|\b(?:tests|suite|build|pipeline|ci|checks|matrix)(?:'s|\s+is|\s+are)\s+(?:now\s+)?all\s+"
               r"(?:check ?marks|ticks|green ticks|green checks)\b"
-              r"|\b(?:tests?|suite|ci|build) green\b",
+              r"|\b(?:tests?|suite|ci|build) green\b"
+              r"|\b(?:the|this) (?:ci |test |full |whole )?(?:re)?run\b(?:\s+(?:on|of|for|from) [^.;,]{1,30}?)?"
+              r"\s+(?:is|was)\s+(?:all\s+|fully\s+|entirely\s+|completely\s+)?green\b"
+              r"|\b(?:every|each) (?:ci )?job\s+(?:is\s+|was\s+|came back\s+|went\s+)?green\b"
+              r"|\b(?:test suite|suite|tests)\s+(?:is|are|stays?|remains?)\s+(?:still\s+)?"
+              r"(?:fully\s+|perfectly\s+|completely\s+)?happy\b",
               "The suite is green again after the migration fix.",
               "The suite was red before the migration fix, and I could not get it to run."),
     ClaimRule("CLM003", "says the suite passes",
@@ -374,7 +379,10 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:clean(?:ly)?|successfully|green)\b"
               rf"|\b(?:{RUNNER}|the test run|test run)(?:\s+run)?\s+(?:now\s+)?"
               r"(?:passes|passed|succeeds|succeeded|is clean|was clean|exits 0|"
-              rf"exited 0|exits cleanly|returns 0|is (?:fully |all )?passing)\b{NOT_AN_OBJECT}",
+              rf"exited 0|exits cleanly|returns 0|is (?:fully |all )?passing)\b{NOT_AN_OBJECT}"
+              rf"|\b(?:{RUNNER}|(?:the )?suite|(?:the )?tests)\s+(?:ran|runs|run)\s+(?:to completion|all the way through|"
+              r"through)\s+with\s+(?:nothing|no\s+(?:test\s+)?(?:failures?|errors?)|zero failures|0 failures)"
+              r"(?:\s+failing)?\b",
               "The full suite runs clean with the new retry logic.",
               "The full suite takes about four minutes, so I ran only the lint step."),
     ClaimRule("CLM004", "predicts CI will pass",
@@ -555,7 +563,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM010", "says green, of the run just described",
               r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|still|all|"
               r"100%|fully|should(?: now)? be)\s+)*(?:all\s+(?:[1-9][\d,]*\s+)?)?green(?:\s+(?:now|again|locally|too|"
-              r"both times|every time|each time|all \d+ times|throughout|"
+              r"both times|every (?:single )?(?:time|run)|each time|all \d+ times|throughout|"
               r"on (?:ci|my machine|my end|the branch)))*(?:\s*\([^()\n]{0,40}\))?\W*"
               r"(?=$|[,.;!)])",
               "Reran it after the rebase, green now.",
@@ -686,7 +694,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?!.*(?:{_NONE_BEFORE}\bfehl\w*|\bscheiter\w*|\brot\b|{_NONE_BEFORE}échou(?!ait|aient)\w*|"
               rf"{_NONE_BEFORE}\bfall(?:a|an|aron|ó|am|aram|os?)\b|"
               rf"{_NONE_BEFORE}\bfalh(?!ava)\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
-              r".*?(?:\b(?:tests?|testes|suite|suíte|testsuite|test-suite|paquetes|pacotes|pakete)\b[^.;:]{0,40}?\b(?:grün|bestanden|"
+              r".*?(?:\b(?:tests?|testes|suite|suíte|testsuite|test-suite|paquetes|pacotes|pakete)\b(?:[^.;:()]|\([^()\n]{0,100}\)){0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ )?durch|läuft (?:\w+ )?durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
               r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|(?:toda |inteira |completa )?verde|slagen|geslaagd|groen|passano|sono passati|"
@@ -714,6 +722,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:sin|sem) (?:ningún|ningun|nenhuma|nenhum|un solo|uma única) (?:fallo|falla|falha|error|erro)\b"
               r"|\b(?:la |le )?(?:ci|pipeline|build) (?:est |a )?pass[ée]e? au vert\b"
               r"|\b(?:ci|pipeline|build)\s+(?:verdinho|verdinha|tá verde|ta verde)\b"
+              r"|\b(?:ci|pipeline|build|tests?|suite|testsuite)\s+(?:komplett|vollständig|ganz|durchweg)\s+grün\b"
+              r"|\baucun (?:échec|test (?:en )?échec)\b"
               r"|\b(?:ya )?no falla(?:n)? nada\b|\bnada falla\b"
               r"|\bno fall(?:ó|o|aron|a|an) (?:ninguno|ninguna|nada|ni uno)\b"
               r"|\b(?:terminó|termino|acabó|quedó|salió|finalizó|terminou|acabou|ficou)\s+"

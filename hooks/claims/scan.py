@@ -93,7 +93,7 @@ _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
                        r"before (?:my|the|this|that|i|we)\b|yesterday(?!\s*:)|earlier today|"
-                       r"(?<!one )last (?:week|time|run(?!\s*:))|(?<!rebased )(?<!rebasing )(?<!rebase )on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
+                       r"(?<!one )last (?:week|time|run(?!\s*:))|(?<!rebased )(?<!rebasing )(?<!rebase )(?<!landed )(?<!lands )(?<!land )on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
 _QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday(?!\s*:)|last|earlier|previously|only|"
@@ -152,7 +152,7 @@ _UNVERIFIED = compiled_on_use(
     r"hasn't|never|couldn't|could not|can't|cannot|wasn't able to|weren't able to|unable to|"
     r"not able to|wasn't|was not|weren't|were not|(?:haven't|have not|hasn't|has not) been able to)"
     r"\s+(?:actually\s+|yet\s+|really\s+)?(?:been\s+)?"
-    r"(?:get (?:it |them |that |those )?to\s+)?"
+    r"(?:(?:get|gotten|got) (?:it |them |that |those |the tests |the suite )?to\s+)?"
     rf"(?:run|ran|re-?run|re-?ran|execute|executed|test|tested|re-?tested|verify|verified|confirm|confirmed|check|"
     rf"checked|try|tried|launch|launched|kick off|kicked off|trigger|triggered|start|started)\b"
     rf"{_NOT_THE_TESTS}"
@@ -250,7 +250,8 @@ _BEFORE_FIX = compiled_on_use(r"^\s*(?:on main|before|without (?:the|my|this) (?
                          r"previously|originally|earlier|in the old|on the old|until)\b",
                          re.IGNORECASE)
 # reported after the claim: "passes in CI per the badge"
-_HEARSAY_AFTER = compiled_on_use(r"\b(?:per(?=\s)|according to|going by|judging by|apparently|"
+_HEARSAY_AFTER = compiled_on_use(r"\b(?:per(?=\s)(?!\s+(?:setting|run|config\w*|platform|os|browser|shard|package|module|file|"
+                            r"commit|flag|target|version|node|python|job|worker|env\w*|cent|se)\b)|according to|going by|judging by|apparently|"
                             r"reportedly|"
                             r"supposedly|allegedly|(?:the|a) (?:reviewer|user|issue|ticket|author|"
                             r"description|readme|badge|docs?) (?:says?|said|claims?|reports?|wrote)"
@@ -319,7 +320,10 @@ _FAILS = compiled_on_use(r"\b(?:fails|failed|fail|failing|failures|errors|errore
                     r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
-_DENIED = compiled_on_use(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+(?:\S+\s+){0,3}$",
+_DENIED = compiled_on_use(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+(?:\S+\s+){0,3}$"
+                          # "I wasn't able to make a single test fail"
+                          r"|(?:\b(?:unable|not able)|n't(?: been)? able|\bcould(?:n't| not)|\bcan(?:'t|not))\s+(?:to\s+)?(?:make|get)\s+"
+                          r"(?:a single|any|one|a|the)\s+(?:\S+\s+){0,2}$",
                      re.IGNORECASE)
 # what a test run's own output says when something failed, anywhere in the block it is in
 _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|ten|a few|several|"
@@ -337,6 +341,8 @@ _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|te
                          re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
 _PENDING = compiled_on_use(r"[\u23f3\u23ed\u26a0\u2753\u2754]|\bnot run\b|\b(?:tests?|specs?|e2e) next\b|(?<!nothing )(?<!no )(?<!\b0 )(?<!zero )\bpending\b(?![ \t]{2,}skipped\b)"
+                      # (not pending ones told as the long-standing ones: "12 pending (the same ones as on main)")
+                      r"(?![^.\n]{0,80}\b(?:long-standing|pre-existing|unrelated|same (?:\w+ )?(?:ones? )?(?:as|on) main)\b)"
                       # (a task in progress on a standup's list is no check: "- PAY-230 in progress")
                       r"|^(?![ \t]*[-*+][ \t]+[A-Z][A-Z0-9]*-\d+\b)[^\n]*\bin progress\b"
                       r"|(?<!\ba )(?<!\bthe )\bqueued\b(?!\s+(?:[\w-]+\s+)?(?:jobs?|tasks?|"
@@ -572,6 +578,8 @@ _TEST_FAILS = compiled_on_use(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds
 # "the suite isn't passing", "Not calling this green until I understand the flake"; what
 # else the paragraph says passed is then a part ("Linux jobs passed")
 _NOT_WHOLE = compiled_on_use(
+    r"\b(?:\w+ )?(?:specs?|tests?) (?:were |are )?excluded\b"
+    r"|\b(?:will|i'll|going to|gonna) (?:do|kick off|run|start) (?:a |the )?(?:full|whole|complete) (?:run|suite|test run)\b|"
     r"\b(?:ci|builds?|pipelines?|tests?|specs?|suites?|checks?|jobs?|matrix|runs?|workflows?|"
     rf"{RUNNER}|it|this|everything)(?:'s|'re|\s+(?:is|are|has|have|does|do))?"
     r"(?:\s+not|n't)\s+(?:(?:yet|all|fully|quite|completely|entirely|really|actually|been|gone|"
@@ -675,7 +683,8 @@ def _flaky_now(text: str) -> bool:
 
 
 _RETRIED = compiled_on_use(r"\bretry plugin\b|--retryTimes\b|--reruns\b|\bneeded (?:a|\d+|two|three) retr(?:y|ies)\b"
-                           r"|\bafter (?:a|one|two|\d+) retr(?:y|ies)\b",
+                           r"|\bafter (?:a|one|two|\d+) retr(?:y|ies)\b|\bpass(?:ed|es)? on (?:a |the )?retry\b"
+                           r"|\b(?:passed|green) on (?:the )?(?:second|2nd|third|3rd) (?:try|attempt|run)\b",
                            re.IGNORECASE)
 # a flake told as settled: a rerun does not settle it, a fix does
 _FLAKE_SETTLED = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|"
@@ -723,7 +732,9 @@ _PRESENT = compiled_on_use(r"(?:'s|'re|\b(?:is|are|now|pass(?:es)?|passing))\b",
 
 # a failure a relative clause tells as past: "the two tests that were red", "the one that
 # failed on main"
-_FAILED_BEFORE = compiled_on_use(r"\b(?:the )?(?:\w+ )?failures? had\b[^,;]*|\bthe only (?:failing|red) (?:test|spec)(?: on the branch)? was\b[^,;]*"
+_FAILED_BEFORE = compiled_on_use(r"\b(?:the )?(?:\w+ )?failures? had\b[^,;]*|"
+                                 r"\bthe (?:\w+ )?failures? (?:were|was) (?:all )?(?:the same|from|caused by|due to|because)\b"
+                                 r"[^,;]*(?=[^.]*\b(?:gone|fixed|resolved)\b)|\bthe only (?:failing|red) (?:test|spec)(?: on the branch)? was\b[^,;]*"
                                  r"|\b(?:that|which|who)\s+(?:(?:was|were|had been|used to be)\s+(?:\w+\s+)?"
                                  r"(?:failing|failed|red|broken|flaky)|(?:used to fail|failed|broke)\s+"
                                  r"(?:before|earlier|previously|yesterday|on main|on master|on the base))\b"
@@ -1150,12 +1161,29 @@ def _of_the_tests(text: str, claims: list[Claim]) -> list[Claim]:
     # a run its message says was filtered ("ran it with `--spec ...`"), and nothing told whole
     if _FILTERED.search(text) and not _WHOLE_TOO.search(text):
         return []
+    # one kind of tests said not to have run: a pass of another kind is a part ("Integration
+    # tests against the mock IdP were not run ... ✅ unit tests pass")
+    if _KIND_NOT_RUN.search(text):
+        claims = [c for c in claims if not (_A_KIND.search(c.sentence) and not _WHOLE_WORD.search(c.sentence))]
+    # a run of named test files, and nothing told whole: a part ("`pytest tests/test_queue.py` — 14 passed")
+    if _ONE_FILE_RUN.search(text) and not _WHOLE_TOO.search(text):
+        return []
     # the tests said not to have run: what else passed is not them ("Tests: not run. Build verified")
     if _TESTS_NOT_RUN.search(text):
         claims = [c for c in claims if _NAMES_TESTS.search(c.sentence)]
     return claims
 
 
+_KINDS_OF_TESTS = r"(?:unit|integration|e2e|end-to-end|ui|browser|contract|acceptance|system|api|smoke)\s+(?:tests?|specs?|suite)\b"
+_KIND_NOT_RUN = compiled_on_use(rf"\b{_KINDS_OF_TESTS}[^.;\n]{{0,80}}?(?:\b(?:were|was|are|is|have|has)(?:\s+not|n't)(?:\s+been)?\s+"
+                                r"(?:run|executed)|\bnot (?:yet )?run)\b", re.IGNORECASE)
+_A_KIND = compiled_on_use(rf"\b{_KINDS_OF_TESTS}", re.IGNORECASE)
+_WHOLE_WORD = compiled_on_use(r"\b(?:all|full|whole|entire|every|complete)\b", re.IGNORECASE)
+_ONE_FILE_RUN = compiled_on_use(rf"(?:{RUNNER})\s+(?:-[\w-]+(?:[ =][\w.-]+)?\s+)*[\w./-]*(?:test_\w+\.py|\w+_test\.(?:py|go)|_spec\.rb|"
+                                rf"\.(?:test|spec)\.[cm]?[jt]sx?|Test\.(?:php|java|kt))(?:::\w+|:\d+)?(?=[\s`'\"]|$)"
+                                # (not beside a directory: "pytest tests/test_cache.py tests/")
+                                r"(?![ \t]+\w[\w./-]*/(?:[\s`'\"]|$))"
+                                r"|\bthe (?:test|spec) file (?:for\b|passes\b|is green\b)", re.IGNORECASE)
 _A_CHECK_JOB = compiled_on_use(r"\b(?:build|lint|typecheck|type-check|docs|format)\s+(?:jobs?|steps?|checks?)\b",
                                re.IGNORECASE)
 _TESTS_NOT_RUN = compiled_on_use(r"\btests?\s*:\s*not (?:yet )?run\b", re.IGNORECASE)
@@ -1163,7 +1191,9 @@ _TESTS_NOT_RUN = compiled_on_use(r"\btests?\s*:\s*not (?:yet )?run\b", re.IGNORE
 _NAMES_CI_ITSELF = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|jobs?|matrix)\b", re.IGNORECASE)
 _LINT_TICK = compiled_on_use(rf"\b(?:lint|types|typecheck|fmt|format|vet|build|stylelint|{_LINTER_NAMES})\b",
                              re.IGNORECASE)
-_NAMES_TESTS = compiled_on_use(rf"\b(?:tests?|testes|specs?|suites?|suíte|pruebas|testing|smoke|nightly|regression|integration|unit|contract|acceptance|examples|"
+_NAMES_TESTS = compiled_on_use(rf"\b(?:tests?(?!\s+(?:card|account|user|data|environment|env|server|tenant|key|credentials|mode|instance|"
+                               rf"payment|order|inputs?)s?\b)|testes|specs?|suites?|suíte|pruebas|testing|smoke|nightly|regression|"
+                               rf"integration|unit|contract|acceptance|\d[\d,]* examples|"
                                rf"{RUNNER}|unittest|junit|surefire|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b",
                                re.IGNORECASE)
 _OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --workspace)?|(?:npm|yarn|pnpm|bun) (?:run )?"
@@ -1171,7 +1201,10 @@ _OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --work
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
                                r"ruff (?:check|format)|tsc --noemit|eslint (?:reports|passes|is clean|came back clean)|eslint:\s*0 problems|"
                                r"pyright|prettier|eslint --fix|screenshot|curl|"
-                               r"on the call)\b", re.IGNORECASE)
+                               r"on the call|health ?checks?|readiness|liveness|helm (?:upgrade|install)|docker image|image pushed|"
+                               r"deployed|rollout|click(?:ed|ing) through|clicked|spun up|dev server|"
+                               r"sample inputs?|ran the cli|(?:created|placed|submitted) an? (?:\w+ )?(?:order|account|user|invoice|ticket|payment)|"
+                               r"logged in as|signed in as|navigated to)\b", re.IGNORECASE)
 
 
 # a claim about the test the work added or fixed, not the suite
@@ -1231,7 +1264,14 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"no (?:ci )?run for this\b|(?:pipeline|ci|workflow)s? (?:is|are|was|were) disabled|"
                         r"(?:aren't|are not|isn't|is not|haven't been|hasn't been|not yet) merged into\b|"
                         r"no llegué a (?:tocar|correr|ejecutar)|não cheguei a (?:rodar|testar|tocar)|"
-                        r"korrektur\s*:|correction\s*:|corrección\s*:|correção\s*:|doch fehl|"
+                        r"(?:then|after that|afterwards),\s+(?:[^.;]{0,40}?,\s*)?(?:i\s+)?(?:switched|changed|renamed|refactored|"
+                        r"moved|edited|tweaked|rewrote|reworked)\b(?![^.;]*\b(?:re-?ran|and ran|ran (?:it|them|the)|tests?|suite)\b)|"
+                        r"korrektur\s*:|correction\s*:|corrección\s*:|correção\s*:|doch fehl|corrijo\b|me confund[ií]|"
+                        r"(?:actually|wait|oh),? hold on|(?:ci|the pipeline|the build|jenkins) (?:just )?flagged|"
+                        r"pushed (?:one more|another|a (?:new|follow-up|further)) commits? (?:after|since)|"
+                        r"(?:ci|it) hasn't (?:picked (?:it|that|this) up|run on (?:it|that|this))|"
+                        r"that (?:run|build|pipeline|job|ci run) was (?:on|from|for)\b(?!\s+(?:this|my|the (?:fix|latest|final|last|new|current)|head)\b)|"
+                        r"(?:the ones|those|which) (?:i|we)\s{2,}'d\b|"
                         r"(?:i'd|i would|you (?:might|may) want to|worth|let me) double-?check(?:ing)?|"
                         r"(?:didn't|did not) (?:bother (?:with|running)|run) the rest|"
                         r"(?:probably|likely|maybe|possibly|might be|may be|could be) (?:something )?flaky|"
@@ -1271,7 +1311,9 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:about |roughly |nearly |almost )?(?:a third|half|a quarter|two thirds|(?<!\d)\d{1,2}%) of the (?:suite|tests)|"
                         r"will update (?:this|the) (?:comment|thread|pr|issue)|"
                         r"(?:está|estão|esta|está) desativad[oa]s?|deshabilitad[oa]s?|désactivée?s?|deaktiviert|"
-                        r"só (?:rodou|rodaram|rodei)|solo (?:corrió|corrieron|corrí)|"
+                        r"só (?:rodou|rodaram|rodei)|solo (?:corrió|corrieron|corrí)|corr[ií] solo\b|ejecut[ée] solo\b|rodei só\b|"
+                        r"(?:habe|hab|haben) nur\b|nur (?:die|den|das)\b[^.;\n]{0,60}\btests?\b|j'ai (?:seulement|uniquement) (?:lancé|exécuté)|"
+                        r"(?:\d+|alcuni|due|tre) (?:test )?(?:sono stati |erano )?saltati\b|"
                         r"(?:that|this) (?:was|is) (?:the |a |an )?(?:cached|old|stale|previous|earlier) (?:run|result|output|build)|"
                         # a part told after it: "that's `--project=chromium` only", "isn't the whole suite"
                         r"(?:that's|that is|that was|this is)\s+[^.;\n]{1,40}?\bonly(?=\s*(?:$|[-\u2013\u2014.,;:)(]))|"
@@ -1279,8 +1321,9 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:weren't|were not|wasn't|was not|aren't|are not|isn't|is not) (?:part of|included in) (?:that|this|the) run|"
                         r"(?:isn't|is not|doesn't|does not|wasn't|was not|didn't|did not) (?:actually |really )?(?:testing|test|run|running) anything|"
                         # a skip the author put in: "I had to mark `test_x` with `@pytest.mark.skip`"
-                        r"(?:i|we|i've|had to|have to)\s+(?:mark(?:ed)?|switch(?:ed)?|put|added|slapped|stuck|decorated|"
-                        r"changed)\s+(?:\S+\s+)?(?:with|to|as)\s+(?:[,.;(\u2014-]|because|for now|while|since|so)|"
+                        r"(?:i|we|i've|had to|have to)\s+(?:comment(?:ed)? out|x?skip(?:ped)?|disabled?)\s+(?:[,.;(\u2014-]|because|for now|while|since|so)|"
+                        r"(?:i|we|i've|had to|have to)\s+(?:mark(?:ed)?|switch(?:ed)?|put|add(?:ed)?|slapped|stuck|decorated|"
+                        r"changed)\s+(?:\S+\s+)?(?:with|to|as)\s+(?:\S+\s+)?(?:[,.;(\u2014-]|because|for now|while|since|so)|"
                         r"(?:i|we|i've)\s+(?:put|added|slapped|stuck)\s+(?:a\s+)?on\s+(?:them|it|those|while|because|for)\b|"
                         r"(?:are|were|is) (?:specs?|tests?|ones?) (?:i|we) (?:switched|changed|marked|turned|put)\b|"
                         r"forgot to remove|"
@@ -1319,7 +1362,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          # a run that cannot fail
                          r"continue-on-error:\s*true|allow_failure:\s*true|--passWithNoTests\b|"
                          r"\b(?:doesn't|does not|don't|do not) have any tests\b|\bhas no tests\b|\bthere are no tests\b|"
-                         r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\b0 (?:examples|specs),|\b0 tests,"
+                         r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\bgradlew? (?:\S+ )*-x test\b|\b0 (?:examples|specs),|\b0 tests,"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
