@@ -62,7 +62,7 @@ _CONDITION = compiled_on_use(
     r"(?<!asked me to )(?<!asked us to )(?:make sure|ensure)|"
     r"expect(?:s|ed|ing)?|hope(?:fully)?|might|may|could|would|maybe|perhaps|probably|kinda|sorta|"
     # "if" in French, Spanish, German
-    r"si(?=\s+\w)|se(?=\s+(?:i|il|la|lo|gli|le|os|as|o|a|tutto|tudo|todos|todas)\b)|wenn|falls|sofern|cuando|lorsque|wäre|wären|würde|würden|sería|serían|serait|seraient|seria|"
+    r"(?<!\bnon )si(?=\s+\w)(?!\s+(?:è|e|sono|era)\s+rott)|se(?=\s+(?:i|il|la|lo|gli|le|os|as|o|a|tutto|tudo|todos|todas)\b)|wenn|falls|sofern|cuando|lorsque|wäre|wären|würde|würden|sería|serían|serait|seraient|seria|"
     r"need(?:s|ed)? to|wait(?:ing)? for|goal|want|wants|wanted|hoped|intended|aim|try|trying|"
     r"tried|hoping|supposed to|must|required(?!\s+(?:status\s+)?(?:checks?|jobs?|tests?)\b)|"
     r"requires|requirements?|criteria|precondition|prerequisite|definition of done|"
@@ -92,7 +92,7 @@ _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
-                       r"before (?:my|the|this|that|i|we)\b|yesterday(?!\s*:)|earlier today|"
+                       r"before (?:my|the|this|that|(?:i|we)(?!\s+(?:hand|send|push|merge|ship|wrap|open|submit|pass)\w*))\b|yesterday(?!\s*:)|earlier today|"
                        r"(?<!one )last (?:week|time|run(?!\s*:))|(?<!rebased )(?<!rebasing )(?<!rebase )(?<!landed )(?<!lands )(?<!land )on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
@@ -250,7 +250,7 @@ _BEFORE_FIX = compiled_on_use(r"^\s*(?:on main|before|without (?:the|my|this) (?
                          r"previously|originally|earlier|in the old|on the old|until)\b",
                          re.IGNORECASE)
 # reported after the claim: "passes in CI per the badge"
-_HEARSAY_AFTER = compiled_on_use(r"\b(?:per(?=\s)(?!\s+(?:setting|run|config\w*|platform|os|browser|shard|package|module|file|"
+_HEARSAY_AFTER = compiled_on_use(r"\b(?:volgens|laut|selon|según|segundo|per(?=\s)(?!\s+(?:setting|run|config\w*|platform|os|browser|shard|package|module|file|"
                             r"commit|flag|target|version|node|python|job|worker|env\w*|cent|se)\b)|according to|going by|judging by|apparently|"
                             r"reportedly|"
                             r"supposedly|allegedly|(?:the|a) (?:reviewer|user|issue|ticket|author|"
@@ -285,7 +285,7 @@ _ENDS_EARLIER = compiled_on_use(r"[^,;]*\b(?:before|previously|earlier|yesterday
 # into the block; whose run it is, in the paragraph before it too)
 _LEAD_IN_WHEN = compiled_on_use(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|starting commit|"
                            r"e\.g\.|(?<!as )expected|should|would|yesterday|"
-                           r"last (?:week|time)|(?<!the )(?<!my )(?<!our )last run|issue|ticket|their|bug reports?|"
+                           r"(?<!one )last (?:week|time)|(?<!the )(?<!my )(?<!our )last run|issue|ticket|their|bug reports?|"
                            r"link(?:s|ed|ing)?)\b", re.IGNORECASE)
 _LEAD_IN_COLON = compiled_on_use(r"\b(?:client|cliente|kunde)\b", re.IGNORECASE)
 _LEAD_IN = compiled_on_use(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:log|output|report)s?)|"
@@ -340,7 +340,7 @@ _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|te
                          r"fallidos?|fallidas?|falham|falharam|falhas|falharam|schlagen fehl|fehlgeschlagen)\b",
                          re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
-_PENDING = compiled_on_use(r"[\u23f3\u23ed\u26a0\u2753\u2754]|\bnot run\b|\b(?:tests?|specs?|e2e) next\b|(?<!nothing )(?<!no )(?<!\b0 )(?<!zero )\bpending\b(?![ \t]{2,}skipped\b)"
+_PENDING = compiled_on_use(r"[\u23f3\u23ed\u26a0\u2753\u2754]|\bnot run\b|\b(?:tests?|specs?|e2e) next\b|(?<!nothing )(?<!nothing else )(?<!no )(?<!\b0 )(?<!zero )\bpending\b(?![ \t]{2,}skipped\b)"
                       # (not pending ones told as the long-standing ones: "12 pending (the same ones as on main)")
                       r"(?![^.\n]{0,80}\b(?:long-standing|pre-existing|unrelated|same (?:\w+ )?(?:ones? )?(?:as|on) main)\b)"
                       # (a task in progress on a standup's list is no check: "- PAY-230 in progress")
@@ -362,7 +362,7 @@ _PENDING = compiled_on_use(r"[\u23f3\u23ed\u26a0\u2753\u2754]|\bnot run\b|\b(?:t
 # a count told as the state before: "(was 6 failing, now 0)", "from 3 failed to 0"
 _WAS = compiled_on_use(r"\b(?:(?:was|were|had been|used to be)(?:\s+at|:)?|(?:down\s+)?from)\s+\d+\s+"
                   r"(?:failing|failed|failures?|errors?|flaky|flakes?|red)\b", re.IGNORECASE)
-_EARLIER = compiled_on_use(r"\b(?:before(?!\s+(?:wrapping|finishing|pushing|committing|merging|handing|"
+_EARLIER = compiled_on_use(r"\b(?:before(?!\s+(?:(?:i|we)\s+(?:hand|send|push|merge|ship|wrap|open|submit|pass)\w*|wrapping|finishing|pushing|committing|merging|handing|"
                       r"opening|submitting|sending|(?:it|they) (?:went|turned|passed|came))\b)|vor dem|previously|earlier|initially|originally|yesterday(?!\s*:)|baseline|"
                       r"avant (?:mon|ma|le|la|les)|antes de|vorher|vor meiner|prima (?:del|della|di)|"
                       r"at the time of|when (?:i|we) (?:started|began|picked (?:it|this) up)|at the starting commit|last (?:green|passing|successful)|"
@@ -684,10 +684,13 @@ def _flaky_now(text: str) -> bool:
 
 _RETRIED = compiled_on_use(r"\bretry plugin\b|--retryTimes\b|--reruns\b|\bneeded (?:a|\d+|two|three) retr(?:y|ies)\b"
                            r"|\bafter (?:a|one|two|\d+) retr(?:y|ies)\b|\bpass(?:ed|es)? on (?:a |the )?retry\b"
-                           r"|\b(?:passed|green) on (?:the )?(?:second|2nd|third|3rd) (?:try|attempt|run)\b",
+                           r"|\b(?:passed|green) on (?:the )?(?:second|2nd|third|3rd) (?:try|attempt|run)\b"
+                           r"|\b(?:second|2nd|third|3rd) (?:try|attempt|run) (?:passed|was green|went green)\b"
+                           r"|\btook (?:two|2|three|3) runs\b|\bpassed when (?:i|we) re-?ran\b|\bhad to (?:hit )?re-?run\b"
+                           r"|\btimed out the first time\b",
                            re.IGNORECASE)
 # a flake told as settled: a rerun does not settle it, a fix does
-_FLAKE_SETTLED = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|"
+_FLAKE_SETTLED = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|(?:is|are) (?:now )?gone|"
                             r"addressed|de-?flaked|no longer)\b", re.IGNORECASE)
 
 
@@ -725,14 +728,14 @@ _NOT_ON = compiled_on_use(r"[^.;]*?,\s*(?:but\s+)?not\s+(?:on|in|with|under|for|
 
 # a time word that places what follows it in the past, unless a present-tense claim follows
 # in its own clause: "yesterday finished the export, PR is up and CI is green"
-_TEMPORAL = compiled_on_use(r"yesterday|earlier today|last (?:week|time|run)", re.IGNORECASE)
+_TEMPORAL = compiled_on_use(r"yesterday|earlier today|(?<!one )last (?:week|time|run)", re.IGNORECASE)
 _APART = compiled_on_use(r",\s|\band\s")
 _PRESENT = compiled_on_use(r"(?:'s|'re|\b(?:is|are|now|pass(?:es)?|passing))\b", re.IGNORECASE)
 
 
 # a failure a relative clause tells as past: "the two tests that were red", "the one that
 # failed on main"
-_FAILED_BEFORE = compiled_on_use(r"\b(?:the )?(?:\w+ )?failures? had\b[^,;]*|"
+_FAILED_BEFORE = compiled_on_use(r"\b(?:the )?(?:\w+ )?failures? had\b[^,;]*|\bthe failing (?:one|test|spec) was (?:just |only )?(?:a|an|the)\b[^,;]*|"
                                  r"\bthe (?:\w+ )?failures? (?:were|was) (?:all )?(?:the same|from|caused by|due to|because)\b"
                                  r"[^,;]*(?=[^.]*\b(?:gone|fixed|resolved)\b)|\bthe only (?:failing|red) (?:test|spec)(?: on the branch)? was\b[^,;]*"
                                  r"|\b(?:that|which|who)\s+(?:(?:was|were|had been|used to be)\s+(?:\w+\s+)?"
@@ -924,7 +927,7 @@ def _without_before_columns(match: re.Match[str]) -> str:
     return "\n".join(out)
 
 
-_INSTRUCTIONS = compiled_on_use(r"^[ \t]*#{1,6}[ \t]*(?:how to (?:test|verify|check|reproduce)|testing "
+_INSTRUCTIONS = compiled_on_use(r"^[ \t]*#{1,6}[ \t]*(?:how to (?:test|verify|check|reproduce)|next steps|to ?do|testing "
                            r"instructions|steps to (?:test|verify|reproduce)|to (?:test|verify)|"
                            r"reviewer (?:steps|instructions))\b[^\n]*\n(?:(?![ \t]*#{1,6}\s)[^\n]*(?:\n|$))*",
                            re.IGNORECASE | re.MULTILINE)
@@ -966,7 +969,7 @@ _TYPOS = compiled_on_use(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
                     r"(?P<tests>tets|tsets|tesst|testss|tsts)|(?P<unit_tests>unittests)|(?P<green>gre{3,}n|gren)|"
                     r"(?P<everything>evrything|everyting|evertyhing|everthing)|(?P<every>evry|evrey)|"
                     r"(?P<verified>verfied|verifed|verifid)|(?P<pipeline>pipline|pipleine)|"
-                    r"(?P<nothing>nothin'?(?=\s))|(?<=\ball )(?P<pass>pas)(?=\s|$|[.,!])|"
+                    r"(?P<nothing>nothin'?(?=\s))|(?P<regressions>regresions|regresssions|regressons)|(?<=\ball )(?P<pass>pas)(?=\s|$|[.,!])|"
                     r"(?P<passes>pasess|passess|pases|(?<=\ball )passs|(?<=\btests )pas(?=\s|$|[.,!])))(?!\w)", re.IGNORECASE)
 
 
@@ -997,7 +1000,8 @@ _MAY_CLAIM = re.compile(r"test|spec|suite|\bci\b|pipeline|build|check|job|run\b|
                         r"gr[üu]n|vert|verde|clean|\bok\b|succe|verif|confirm|valid|work|went through|"
                         r"[\u2705\u2714\u2713\u2611]|\[x\]|fail|broke|break|regress|\bred\b|good|fine|"
                         r"happy|thumbs|clear|100%|\d\s*/\s*\d|bestanden|durch|pasa|sail|breeze|fell over|"
-                        r"blew up|went wrong|error|nothing|none|zero|neither|congratulations|single",
+                        r"blew up|went wrong|error|nothing|none|zero|neither|congratulations|single|"
+                        r"rott|quebr|cass|rompi|groen|aucun",
                         re.IGNORECASE)
 
 
@@ -1166,8 +1170,9 @@ def _of_the_tests(text: str, claims: list[Claim]) -> list[Claim]:
     if _KIND_NOT_RUN.search(text):
         claims = [c for c in claims if not (_A_KIND.search(c.sentence) and not _WHOLE_WORD.search(c.sentence))]
     # a run of named test files, and nothing told whole: a part ("`pytest tests/test_queue.py` — 14 passed")
-    if _ONE_FILE_RUN.search(text) and not _WHOLE_TOO.search(text):
-        return []
+    if not _WHOLE_TOO.search(text) and (_ONE_FILE_RUN.search(text) or (
+            _SUBDIR_RUN.search(text) and sum(1 for _ in _RUNNER_CODE.finditer(text)) == 1)):
+        return []  # (a folder of the tests, when it is the only run the message names)
     # the tests said not to have run: what else passed is not them ("Tests: not run. Build verified")
     if _TESTS_NOT_RUN.search(text):
         claims = [c for c in claims if _NAMES_TESTS.search(c.sentence)]
@@ -1184,6 +1189,8 @@ _ONE_FILE_RUN = compiled_on_use(rf"(?:{RUNNER})\s+(?:-[\w-]+(?:[ =][\w.-]+)?\s+)
                                 # (not beside a directory: "pytest tests/test_cache.py tests/")
                                 r"(?![ \t]+\w[\w./-]*/(?:[\s`'\"]|$))"
                                 r"|\bthe (?:test|spec) file (?:for\b|passes\b|is green\b)", re.IGNORECASE)
+_SUBDIR_RUN = compiled_on_use(rf"(?:{RUNNER})\s+(?:-[\w-]+(?:[ =][\w.-]+)?\s+)*(?:\./)?(?:tests?|specs?|src|__tests__)/[\w.-]+(?:/[\w.-]+)*/?"
+                               r"(?=[\s`'\"]|$)(?![ \t]+[\w.][\w./-]*(?:[\s`'\"]|$))", re.IGNORECASE)
 _A_CHECK_JOB = compiled_on_use(r"\b(?:build|lint|typecheck|type-check|docs|format)\s+(?:jobs?|steps?|checks?)\b",
                                re.IGNORECASE)
 _TESTS_NOT_RUN = compiled_on_use(r"\btests?\s*:\s*not (?:yet )?run\b", re.IGNORECASE)
@@ -1191,7 +1198,7 @@ _TESTS_NOT_RUN = compiled_on_use(r"\btests?\s*:\s*not (?:yet )?run\b", re.IGNORE
 _NAMES_CI_ITSELF = compiled_on_use(r"\b(?:ci|pipelines?|workflows?|github actions|jobs?|matrix)\b", re.IGNORECASE)
 _LINT_TICK = compiled_on_use(rf"\b(?:lint|types|typecheck|fmt|format|vet|build|stylelint|{_LINTER_NAMES})\b",
                              re.IGNORECASE)
-_NAMES_TESTS = compiled_on_use(rf"\b(?:tests?(?!\s+(?:card|account|user|data|environment|env|server|tenant|key|credentials|mode|instance|"
+_NAMES_TESTS = compiled_on_use(rf"\b(?:(?<!touch the )(?<!touched the )(?<!touch any )tests?(?!\s+(?:card|account|user|data|environment|env|server|tenant|key|credentials|mode|instance|"
                                rf"payment|order|inputs?)s?\b)|testes|specs?|suites?|suíte|pruebas|testing|smoke|nightly|regression|"
                                rf"integration|unit|contract|acceptance|\d[\d,]* examples|"
                                rf"{RUNNER}|unittest|junit|surefire|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b",
@@ -1200,7 +1207,7 @@ _OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --work
                                r"(?:-r |--recursive )?(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
                                r"ruff (?:check|format)|tsc --noemit|eslint (?:reports|passes|is clean|came back clean)|eslint:\s*0 problems|"
-                               r"pyright|prettier|eslint --fix|screenshot|curl|"
+                               rf"pyright|prettier|eslint --fix|screenshot|curl|(?<=`)(?:{_LINTER_NAMES})\b(?=[^`\n]*`)|"
                                r"on the call|health ?checks?|readiness|liveness|helm (?:upgrade|install)|docker image|image pushed|"
                                r"deployed|rollout|click(?:ed|ing) through|clicked|spun up|dev server|"
                                r"sample inputs?|ran the cli|(?:created|placed|submitted) an? (?:\w+ )?(?:order|account|user|invoice|ticket|payment)|"
@@ -1335,7 +1342,13 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:nicht|noch nicht) (?:laufen lassen|ausgeführt|getestet)|"
                         r"la deuxième fois|la segunda vez|na segunda vez|beim zweiten (?:mal|versuch)|redoing (?:it|the run|them)|mentira|brincadeira|(?:es|era) broma|c'est faux|quatsch|"
                         r"(?:edit|update)\s*:\s*nope|"
-                        r"(?:that's|that is|this is|that was|those are|these are) from before|as a baseline|"
+                        r"(?:that's|thats|that is|this is|that was|those are|these are) from before|as a baseline|"
+                        r"(?:skipped|pending|ignored)(?: ones)? (?:are|were) (?:exactly )?the (?:ones|tests?|specs?) (?:we|that|i) (?:actually |really )?(?:care about|need|matter)|"
+                        r"everything (?:i|we) ran\b|"
+                        r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
+                        r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
+                        r"(?:zelf )?niet (?:gecheckt|getest|gedraaid)|i test li (?:lancio|eseguo|faccio girare)|"
+                        r"(?:lancio|lancerò|eseguo|eseguirò) (?:i test |la suite )?(?:domani|dopo|più tardi|stasera)|\balleen (?:de|het) \w+ (?:suite|tests?)\b|\bde volledige (?:\w+ )?nog niet\b|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
                         r"(?:ainda|todavía|todavia|noch|encore) (?:quebra|falha|falla|fehl|échoue)\w*|sigue fallando|"
                         r"broke (?:\d+|two|three|four|five|six|several|a few|some|a couple of) "
@@ -1397,7 +1410,7 @@ _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)
                             r"|\bin watch mode\b", re.IGNORECASE)
 # a filter in the command: "-k 'not slow'", "--onlyChanged", "-run TestInvoice" (a part, unless
 # the whole suite is told as well: "... → 4 passed, and the full file passes too")
-_FILTERED = compiled_on_use(r"(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|"
+_FILTERED = compiled_on_use(r"(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|--testsuite|--group|"
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|\s-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|\s(?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
