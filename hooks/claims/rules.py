@@ -690,7 +690,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
               r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+se\s+(?:rompió|rompio)\s+nada|\s+(?:ci|pipeline|github|gitlab|pr|branch|servidor)\b|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"
               # Portuguese "no" is "in the": "corrigi o bug no agendador ... tudo passou"
-              r"(?![^\n]*\b(?:tudo|testes|suíte|rodei|passou|passaram|corrigi)\b)|não|nao|nunca|ni|nem|"
+              r"(?![^\n]*\b(?:tudo|testes|suíte|rodei|passou|passaram|corrigi)\b)|não(?!\s+quebrou\s+nada)|nao(?!\s+quebrou\s+nada)|nunca|ni|nem|"
               r"sauf|excepto|salvo|exceto|außer|menos)\b)"
               # a failure word, not one counted as none ("0 Fehler", "ninguno falló")
               rf"(?!.*(?:{_NONE_BEFORE}\bfehl\w*|\bscheiter\w*|\brot\b|{_NONE_BEFORE}échou(?!ait|aient)\w*|"
@@ -729,7 +729,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bnon si (?:è|e) rotto (?:niente|nulla)\b|\b(?:niente|nulla) (?:si (?:è|e) )?rotto\b"
               r"|\b(?:ci|pipeline|build)\s+(?:is|was)\s+(?:helemaal\s+)?groen\b"
               r"|\brien (?:de cassé|n'a cassé|n'est cassé)\b|\b(?:la )?suite (?:\w+ )?(?:est|était) (?:toute )?verte?\b"
-              r"|\bnada (?:quebrou|falhou|se rompió|se rompio|rompió)\b|\bno se (?:rompió|rompio) nada\b"
+              r"|\bnada (?:quebrou|falhou|se rompió|se rompio|rompió)\b|\bno se (?:rompió|rompio) nada\b|\bn[ãa]o quebrou nada\b"
+              r"|\b(?:pruebas|tests?|testes),? (?:todas|todos) (?:en verde|em verde|verdes?|pasan|passam|ok)\b"
               r"|\baucun (?:échec|test (?:en )?échec)\b"
               r"|\b(?:ya )?no falla(?:n)? nada\b|\bnada falla\b"
               r"|\bno fall(?:ó|o|aron|a|an) (?:ninguno|ninguna|nada|ni uno)\b"

@@ -175,7 +175,8 @@ _UNVERIFIED = compiled_on_use(
     r"|\b(?:need|needs|require|requires)\b[^.;]{0,60}?\b(?:i|we)\s+(?:don't|do not)\s+have\b"
     r"|(?:don't|do not|didn't|did not)\s+have\s+(?:a |any )?results?\b|(?:can't|cannot) vouch\b"
     r"|\bpartial (?:local )?run\b|\binterrupted\b|\bstopped (?:them|it) after\b"
-    r"|\b(?:still )?need to (?:run|re-?run)\b|\b(?:haven't|have not|didn't|did not) \w+ or (?:run|ran)\b"
+    r"|(?:(?<!\bwill )|(?<=\bi will )|(?<=\bwe will ))\b(?:still )?need to (?:run|re-?run)\b"
+    r"(?!\s+(?:the )?(?:migrations?|migrate|make migrate|install|setup|bootstrap)\b)|\b(?:haven't|have not|didn't|did not) \w+ or (?:run|ran)\b"
     r"|\b(?:which|that) (?:was|were) (?:just|only)\b|\b(?:i|we) only (?:ran|run|tested|executed)\b"
     r"|\b(?:i|we) (?:ran|run|tested|executed) only\b"
     r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:(?:the )?(?:\w+ )?(?:tests|specs|suite)|"
@@ -1344,7 +1345,8 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:edit|update)\s*:\s*nope|"
                         r"(?:that's|thats|that is|this is|that was|those are|these are) from before|as a baseline|"
                         r"(?:skipped|pending|ignored)(?: ones)? (?:are|were) (?:exactly )?the (?:ones|tests?|specs?) (?:we|that|i) (?:actually |really )?(?:care about|need|matter)|"
-                        r"everything (?:i|we) ran\b|"
+                        r"everything (?:i|we) ran\b|(?<!not just )(?<!not only )(?<!and not )the (?:bits|parts|pieces|files) (?:i|we) (?:touched|changed)\b|"
+                        r"(?:specs?|tests?|ones) (?:i|we) stubbed(?: out)?\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
                         r"(?:zelf )?niet (?:gecheckt|getest|gedraaid)|i test li (?:lancio|eseguo|faccio girare)|"
@@ -1375,6 +1377,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          # a run that cannot fail
                          r"continue-on-error:\s*true|allow_failure:\s*true|--passWithNoTests\b|"
                          r"\b(?:doesn't|does not|don't|do not) have any tests\b|\bhas no tests\b|\bthere are no tests\b|"
+                         r"\bno test (?:runner|script|suite|setup|harness)\b(?:\s+(?:is\s+)?(?:set up|configured|in (?:this|the) repo))?|"
                          r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\bgradlew? (?:\S+ )*-x test\b|\b0 (?:examples|specs),|\b0 tests,"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
@@ -1410,7 +1413,7 @@ _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)
                             r"|\bin watch mode\b", re.IGNORECASE)
 # a filter in the command: "-k 'not slow'", "--onlyChanged", "-run TestInvoice" (a part, unless
 # the whole suite is told as well: "... → 4 passed, and the full file passes too")
-_FILTERED = compiled_on_use(r"(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|--testsuite|--group|"
+_FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-o\b|(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|--testsuite|--group|"
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|\s-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|\s(?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
