@@ -207,7 +207,7 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"flutter test|bazel test|ctest|bats)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # before a failure word of another language: counted as none ("0 Fehler", "ninguno falló")
-_NONE_BEFORE = r"(?<!cero )(?<!zero )(?<!nada )(?<!no )(?<!solo )(?<!único )(?<!única )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )"
+_NONE_BEFORE = r"(?<!cero )(?<!zero )(?<!nada )(?<!no )(?<!solo )(?<!único )(?<!única )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )(?<!nenhum pacote )(?<!nenhum teste )(?<!nenhum job )"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
 KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|regression|" \
         r"snapshot|component|model|request|system|functional|api|ui|browser)"
@@ -297,6 +297,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"(?=\s*(?:$|[,.;!)]|(?:and|now|too|again|locally|on|in)\b))"
               rf"|\b(?:pass(?:ed|ing)?|green|ok)\W{{0,3}}(?P<of>\d+)\s*/\s*(?P=of)\b"
               rf"|\b(?:every|each) (?:single )?test (?:now )?pass(?:es|ed)\b"
+              r"|\b(?:ran|reran|re-ran) the (?:whole|full|entire) suite\b[^.;\n]{0,20}:\s*(?P<ws>[1-9][\d,]*)\s*/\s*(?P=ws)\b"
               rf"|\bgreen\W{{0,4}}\((?:full|whole|entire|complete) (?:run|suite|test run)\)"
               rf"|\ball systems (?:go|nominal|green) on (?:the )?(?:tests|ci|suite|test suite|pipeline)\b"
               rf"|\b(?:green|passed|passing|clean) every (?:single )?time\b"
@@ -365,7 +366,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bgreen (?:build|run|pipeline|ci|suite|test run|board)\b"
               r"|\b(?:tests|suite|build|pipeline|ci|checks|matrix)(?:'s|\s+is|\s+are)\s+(?:now\s+)?all\s+"
               r"(?:check ?marks|ticks|green ticks|green checks)\b"
-              r"|\b(?:tests?|suite|ci|build) green\b|\ball (?:the )?(?:\d[\d,]* )?(?:tests|specs) (?:are |now )?green\b"
+              r"|\b(?:tests?|suite|ci|build) green\b|\b(?:test suite|the suite|the tests|ci) agrees?\b|\ball (?:the )?(?:\d[\d,]* )?(?:tests|specs) (?:are |now )?green\b"
               r"|\b(?:the|this) (?:ci |test |full |whole )?(?:re)?run\b(?:\s+(?:on|of|for|from) [^.;,]{1,30}?)?"
               r"\s+(?:is|was)\s+(?:all\s+|fully\s+|entirely\s+|completely\s+)?green\b"
               r"|\b(?:every|each) (?:ci )?job\s+(?:is\s+|was\s+|came back\s+|went\s+)?green\b"
@@ -381,6 +382,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"(?:passes|passed|succeeds|succeeded|is clean|was clean|exits 0|"
               rf"exited 0|exits cleanly|returns 0|is (?:fully |all )?passing)\b{NOT_AN_OBJECT}"
               rf"|\b(?:{RUNNER})\b[^.;]{{0,40}}?\b(?:finished|completed|ended) with (?:0|zero|no) (?:failed|failures?|failing tests?)\b"
+              rf"|\b(?:{RUNNER})\b[^.;]{{0,80}}?\b(?:each one|every one|all of them|each|every package) exited (?:with )?(?:code )?0\b"
               rf"|\b(?:{RUNNER}|(?:the )?suite|(?:the )?tests)\s+(?:ran|runs|run)\s+(?:to completion|all the way through|"
               r"through)\s+with\s+(?:nothing|no\s+(?:test\s+)?(?:failures?|errors?)|zero failures|0 failures)"
               r"(?:\s+failing)?\b",
@@ -486,6 +488,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"is failing)\b|\bno (?:new )?(?:regressions?|test failures|failing tests)\b"
               r"|\bnothing's (?:failing|broken|red)\b"
               r"|\bthere (?:isn't|is not|wasn't|was not) (?:a single|one) (?:test )?failure\b"
+              r"|\bno failures (?:in|across) (?:any|all|every)\b"
               r"|\b(?:0|zero|none) (?:of|out of) (?:the )?[\d,]+ (?:\w+ )?(?:failing|failed|fail)\b"
               r"|\b(?:couldn't|could not|can't|cannot) find (?:a single|one|any) (?:failing (?:test|spec)|"
               r"(?:test )?failure)s?\b"
@@ -563,10 +566,10 @@ RULES: tuple[ClaimRule, ...] = (
               "Fixed. `go test ./...` comes back clean, and CI passed on all three runners.",
               "The build passes the `--release` flag through to cargo now."),
     ClaimRule("CLM010", "says green, of the run just described",
-              r"(?:^|[,:(]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|still|all|"
+              r"(?:^|[,:()]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|still|all|"
               r"100%|fully|should(?: now)? be)\s+)*(?:all\s+(?:[1-9][\d,]*\s+)?)?green(?:\s+(?:now|again|locally|too|"
               r"both times|every (?:single )?(?:time|run)|each time|all \d+ times|throughout|"
-              r"on (?:ci|my machine|my end|the branch)))*(?:\s*\([^()\n]{0,40}\))?\W*"
+              r"on (?:ci|my machine|my end|the branch)|(?:and )?(?:in|on) ci))*(?:\s*\([^()\n]{0,40}\))?\W*"
               r"(?=$|[,.;!)])",
               "Reran it after the rebase, green now.",
               "Reran it after the rebase: mostly green, one flaky failure."),
@@ -594,7 +597,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\btest result: ok\. [1-9]\d* passed; 0 failed"
               r"|\b[1-9]\d* passed \([\d.]+(?:m|s|ms|h)\)|\ball specs passed!"
               r"|^\s*all [1-9]\d* tests passed\b"
-              r"|\bsuccessfully ran target test for [1-9]\d* projects?\b"
+              r"|\bsuccessfully ran target test for [1-9]\d* projects?\b|\blerna success run ran npm script '?test'? in [1-9]\d* packages\b"
+              r"|\b(?P<ut>[1-9]\d{0,2}(?:[ \u2009,]\d{3})*) tests\s+(?P=ut)\s*\u2705"
+              r"|\btests=\"[1-9]\d*\" failures=\"0\" errors=\"0\"(?: skipped=\"0\")?"
               r"|^\W*[1-9][\d,]*\s*[\u2713\u2714]\s+0\s*[\u2717\u2718]\W*$"
               r"|^\W*(?P<nn>[1-9]\d[\d,]*)\s*/\s*(?P=nn)\W*$"
               # a table whose status column passes every row: "| core | 412 | pass |"
@@ -686,9 +691,9 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
-              r"fast|beinahe|presque|casi|quase|a priori|niet|non(?!\s+si\s+(?:è|e)\s+rott)|nenhum\w*(?!\s+(?:falh|erro|regress|verm|quebr|testes? falh))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
+              r"fast|beinahe|presque|casi|quase|a priori|niet|non(?!\s+si\s+(?:è|e)\s+rott)|nenhum\w*(?!\s+(?:(?:pacote|teste|job)s?\s+)?(?:falh|erro|regress|verm|quebr|testes? falh))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
-              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+se\s+(?:rompió|rompio)\s+nada|\s+(?:ci|pipeline|github|gitlab|pr|branch|servidor)\b|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"
+              r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+se\s+(?:rompió|rompio)\s+nada|\s+(?:ci|pipeline|github|gitlab|pr|branch|servidor|commit|job)\b|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"
               # Portuguese "no" is "in the": "corrigi o bug no agendador ... tudo passou"
               r"(?![^\n]*\b(?:tudo|testes|suíte|rodei|passou|passaram|corrigi)\b)|não(?!\s+quebrou\s+nada)|nao(?!\s+quebrou\s+nada)|nunca|ni|nem|"
               r"sauf|excepto|salvo|exceto|außer|menos)\b)"
@@ -697,7 +702,7 @@ RULES: tuple[ClaimRule, ...] = (
               rf"{_NONE_BEFORE}\bfall(?:a|an|aron|ó|am|aram|os?)\b|"
               rf"{_NONE_BEFORE}\bfalh(?!ava)\w*|\brouge\b|\bojo\b|\b[1-9]\d* (?:échecs?|fehlgeschlagen|fallid[oa]s?|falhas?)\b))"
               r".*?(?:\b(?:tests?|testes|suite|suíte|testsuite|test-suite|paquetes|pacotes|pakete)\b(?:[^.;:()]|\([^()\n]{0,100}\)){0,40}?\b(?:grün|bestanden|"
-              r"laufen (?:\w+ )?durch|läuft (?:\w+ )?durch|passe|"
+              r"laufen (?:\w+ ){0,2}durch|läuft (?:\w+ ){0,2}durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
               r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|(?:toda |inteira |completa )?verde|slagen|geslaagd|groen|passano|sono passati|"
               r"están en verde|está en verde|esta en verde|passam|passaram|passando|pasando|au vert)\b"
@@ -731,6 +736,9 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\brien (?:de cassé|n'a cassé|n'est cassé)\b|\b(?:la )?suite (?:\w+ )?(?:est|était) (?:toute )?verte?\b"
               r"|\bnada (?:quebrou|falhou|se rompió|se rompio|rompió)\b|\bno se (?:rompió|rompio) nada\b|\bn[ãa]o quebrou nada\b"
               r"|\b(?:pruebas|tests?|testes),? (?:todas|todos) (?:en verde|em verde|verdes?|pasan|passam|ok)\b"
+              r"|\btodos os (?:jobs|testes|checks) (?:passaram|estão verdes)\b|\bpipeline (?:está |ficou )?verde\b"
+              r"|\b(?:ci|pipeline) en verde\b|\bsin (?:tests?|pruebas) fallid[oa]s\b"
+              r"|\b(?:toutes les )?vérifications (?:de la )?(?:ci )?sont (?:passées|vertes|ok)\b(?=\s*\([^)]*\btests?\b)"
               r"|\baucun (?:échec|test (?:en )?échec)\b"
               r"|\b(?:ya )?no falla(?:n)? nada\b|\bnada falla\b"
               r"|\bno fall(?:ó|o|aron|a|an) (?:ninguno|ninguna|nada|ni uno)\b"

@@ -56,7 +56,8 @@ _CLAUSE_BREAK = compiled_on_use(r";|\s[-\u2013\u2014]\s|,\s*(?=(?:but|though|alt
 _NEGATION = compiled_on_use(r"\b(?:not|no longer|never|nor|cannot|without|unable|yet to|nobody|no one|"
                        r"fail(?:s|ed|ing)? to(?!\s+\d)|\w+n't|nothing|none of)\b|n't\b", re.IGNORECASE)
 _CONDITION = compiled_on_use(
-    r"\b(?:if|once(?!\s+(?:more|again)\b|\s+(?:that|this|it) (?:was|were|had been|landed|went)\b)|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
+    r"(?<!merged )(?<!merging )(?<!landed )(?<!shipped )\bafter(?=\s+(?:a\s+)?green\b)|\b(?:if|once(?!\s+(?:more|again)\b|\s+(?:that|this|it) (?:was|were|had been|landed|went)\b|"
+    r"\s+(?:i|we) (?:added|fixed|removed|changed|updated|moved|replaced|reverted|dropped|pinned|bumped)\b)|when|whenever|unless|until|assuming|provided|as long as|whether|in case|"
     r"so that|in order|as soon as|(?<!yet )(?<!asked me )(?<!asked us )"
     r"to (?:make sure|ensure|check|confirm|verify|see|get|make)|"
     r"(?<!asked me to )(?<!asked us to )(?:make sure|ensure)|"
@@ -79,6 +80,7 @@ _CONDITION = compiled_on_use(
     r"please|let me know)\b", re.IGNORECASE)
 # ("cargo-nextest says: ..." is the runner's own output, not hearsay)
 _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else)'s\s+(?:pr|branch|run|build)|"
+                       r"(?:main|master|develop|trunk)'s\s+(?:ci|pipeline|build|run|tests?)|"
                        r"^\W*(?:their|the user's|the customer's|his|her)\s+(?=(?:\w+\s+)?(?:tests?|ci|suite|build))|(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )(?<!phpunit )"
                        r"(?<!mocha )(?<!rspec )(?<!cargo )(?<!tox )(?<!nox )(?<!ctest )(?<!bazel )"
                        r"(?<!gradle )(?<!maven )(?<!dotnet )(?<!pest )(?<!deno )(?<!bun )(?<!mix )(?<!playwright )"
@@ -341,7 +343,7 @@ _RUN_FAILED = compiled_on_use(r"\b(?:two|three|four|five|six|seven|eight|nine|te
                          r"fallidos?|fallidas?|falham|falharam|falhas|falharam|schlagen fehl|fehlgeschlagen)\b",
                          re.IGNORECASE)
 # a list or table of checks with one still open is not a list of passes
-_PENDING = compiled_on_use(r"[\u23f3\u23ed\u26a0\u2753\u2754]|\bnot run\b|\b(?:tests?|specs?|e2e) next\b|(?<!nothing )(?<!nothing else )(?<!no )(?<!\b0 )(?<!zero )\bpending\b(?![ \t]{2,}skipped\b)"
+_PENDING = compiled_on_use(r"[\u23f3\u23ed\u2753\u2754]|\u26a0(?!\ufe0f?\s*\d+ warnings?)|\bnot run\b|\b(?:tests?|specs?|e2e) next\b|(?<!nothing )(?<!nothing else )(?<!no )(?<!\b0 )(?<!zero )\bpending\b(?![ \t]{2,}skipped\b)"
                       # (not pending ones told as the long-standing ones: "12 pending (the same ones as on main)")
                       r"(?![^.\n]{0,80}\b(?:long-standing|pre-existing|unrelated|same (?:\w+ )?(?:ones? )?(?:as|on) main)\b)"
                       # (a task in progress on a standup's list is no check: "- PAY-230 in progress")
@@ -580,6 +582,9 @@ _TEST_FAILS = compiled_on_use(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds
 # else the paragraph says passed is then a part ("Linux jobs passed")
 _NOT_WHOLE = compiled_on_use(
     r"\b(?:\w+ )?(?:specs?|tests?) (?:were |are )?excluded\b"
+    r"|\b(?:leave|leaving|left) (?:those|them|that|these|the rest) (?:to|for) (?:ci|the pipeline|later|tomorrow)\b"
+    r"|\b(?:i'd|i would|i'll|we'd|we should|you should|you'll want to)\s+(?:still\s+)?(?:run|kick off|do)\s+(?:the\s+|a\s+)?(?:full|whole|entire|complete)\b"
+    r"|\bjust the (?:module|package|file|folder|crate|tests?|ones?) (?:i|we) (?:touched|changed)\b"
     r"|\b(?:will|i'll|going to|gonna) (?:do|kick off|run|start) (?:a |the )?(?:full|whole|complete) (?:run|suite|test run)\b|"
     r"\b(?:ci|builds?|pipelines?|tests?|specs?|suites?|checks?|jobs?|matrix|runs?|workflows?|"
     rf"{RUNNER}|it|this|everything)(?:'s|'re|\s+(?:is|are|has|have|does|do))?"
@@ -688,7 +693,7 @@ _RETRIED = compiled_on_use(r"\bretry plugin\b|--retryTimes\b|--reruns\b|\bneeded
                            r"|\b(?:passed|green) on (?:the )?(?:second|2nd|third|3rd) (?:try|attempt|run)\b"
                            r"|\b(?:second|2nd|third|3rd) (?:try|attempt|run) (?:passed|was green|went green)\b"
                            r"|\btook (?:two|2|three|3) runs\b|\bpassed when (?:i|we) re-?ran\b|\bhad to (?:hit )?re-?run\b"
-                           r"|\btimed out the first time\b",
+                           r"|\btimed out the first time\b|\bhit (?:retry|re-?run)\b",
                            re.IGNORECASE)
 # a flake told as settled: a rerun does not settle it, a fix does
 _FLAKE_SETTLED = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es|ing)?|resolved|(?:is|are) (?:now )?gone|"
@@ -736,7 +741,7 @@ _PRESENT = compiled_on_use(r"(?:'s|'re|\b(?:is|are|now|pass(?:es)?|passing))\b",
 
 # a failure a relative clause tells as past: "the two tests that were red", "the one that
 # failed on main"
-_FAILED_BEFORE = compiled_on_use(r"\b(?:the )?(?:\w+ )?failures? had\b[^,;]*|\bthe failing (?:one|test|spec) was (?:just |only )?(?:a|an|the)\b[^,;]*|"
+_FAILED_BEFORE = compiled_on_use(r"\b(?:the )?(?:\w+ )?failures? had\b[^,;]*|\bthe only reason (?:they|it|the tests?) (?:were|was) (?:red|failing)\b[^,;]*|\bthe failing (?:one|test|spec) was (?:just |only )?(?:a|an|the)\b[^,;]*|"
                                  r"\bthe (?:\w+ )?failures? (?:were|was) (?:all )?(?:the same|from|caused by|due to|because)\b"
                                  r"[^,;]*(?=[^.]*\b(?:gone|fixed|resolved)\b)|\bthe only (?:failing|red) (?:test|spec)(?: on the branch)? was\b[^,;]*"
                                  r"|\b(?:that|which|who)\s+(?:(?:was|were|had been|used to be)\s+(?:\w+\s+)?"
@@ -766,7 +771,7 @@ _OF_A_FAILURE = compiled_on_use(r"\s+(?:\w+\s+)?(?:throw|crash|fail|error|break|
 
 _PREDICTION = compiled_on_use(r"\b(?:should|will|ought to|going to|gonna)\b|'ll\b", re.IGNORECASE)
 # (not this work's own CI run: "CI will pass once this is merged", "after this push")
-_CONDITION_AFTER = compiled_on_use(r"\b(?:once|when|after|as soon as)\b(?!\s+(?:this|it|it's|the (?:pr|branch|push|"
+_CONDITION_AFTER = compiled_on_use(r"\bas long as\b|\b(?:once|when|after|as soon as)\b(?!\s+(?:this|it|it's|the (?:pr|branch|push|"
                                    r"change|fix|merge|ci run|runner)|my (?:pr|push|branch)|a runner|ci|"
                                    r"merged|pushed)\b)|\b(?:if|unless|until|assuming|provided|pending)\b",
                                    re.IGNORECASE)
@@ -798,7 +803,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                 or _A_PART.search(before) \
                 or (_EXCEPT_FIRST.match(before) and _OF_THE_TESTS.search(before)) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
-                or re.match(r"[^,;]*\bonly\b", clause[m.end():]) \
+                or re.match(r"[^,;]*\bonly\b(?!\s+(?:reason|difference|problem|failure)\b)", clause[m.end():]) \
                 or re.match(r"(?:[^.;]|\.{2,})*\b(?:except|apart from|other than|save for|but not|otherwise|"
                             r"bis auf|außer|ausser|sauf|excepto|salvo|menos|exceto|tranne|eccetto|behalve)\b"
                             r"(?![^.;]*\b(?:also|too|as well)\b)", clause[m.end():]) \
@@ -1172,7 +1177,7 @@ def _of_the_tests(text: str, claims: list[Claim]) -> list[Claim]:
         claims = [c for c in claims if not (_A_KIND.search(c.sentence) and not _WHOLE_WORD.search(c.sentence))]
     # a run of named test files, and nothing told whole: a part ("`pytest tests/test_queue.py` — 14 passed")
     if not _WHOLE_TOO.search(text) and (_ONE_FILE_RUN.search(text) or (
-            _SUBDIR_RUN.search(text) and sum(1 for _ in _RUNNER_CODE.finditer(text)) == 1)):
+            _SUBDIR_RUN.search(text) and sum(1 for _ in _RUNNER_CODE.finditer(text)) <= 1)):
         return []  # (a folder of the tests, when it is the only run the message names)
     # the tests said not to have run: what else passed is not them ("Tests: not run. Build verified")
     if _TESTS_NOT_RUN.search(text):
@@ -1185,7 +1190,7 @@ _KIND_NOT_RUN = compiled_on_use(rf"\b{_KINDS_OF_TESTS}[^.;\n]{{0,80}}?(?:\b(?:we
                                 r"(?:run|executed)|\bnot (?:yet )?run)\b", re.IGNORECASE)
 _A_KIND = compiled_on_use(rf"\b{_KINDS_OF_TESTS}", re.IGNORECASE)
 _WHOLE_WORD = compiled_on_use(r"\b(?:all|full|whole|entire|every|complete)\b", re.IGNORECASE)
-_ONE_FILE_RUN = compiled_on_use(rf"(?:{RUNNER})\s+(?:-[\w-]+(?:[ =][\w.-]+)?\s+)*[\w./-]*(?:test_\w+\.py|\w+_test\.(?:py|go)|_spec\.rb|"
+_ONE_FILE_RUN = compiled_on_use(rf"(?:{RUNNER})\s+(?:-[\w-]+(?:[ =][\w.-]+)?\s+)*[\w./-]*(?:test_\w+\.py|\w+_test\.(?:py|go|[cm]?[jt]sx?)|_spec\.rb|"
                                 rf"\.(?:test|spec)\.[cm]?[jt]sx?|Test\.(?:php|java|kt))(?:::\w+|:\d+)?(?=[\s`'\"]|$)"
                                 # (not beside a directory: "pytest tests/test_cache.py tests/")
                                 r"(?![ \t]+\w[\w./-]*/(?:[\s`'\"]|$))"
@@ -1204,7 +1209,7 @@ _NAMES_TESTS = compiled_on_use(rf"\b(?:(?<!touch the )(?<!touched the )(?<!touch
                                rf"integration|unit|contract|acceptance|\d[\d,]* examples|"
                                rf"{RUNNER}|unittest|junit|surefire|test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+)\b",
                                re.IGNORECASE)
-_OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --workspace)?|(?:npm|yarn|pnpm|bun) (?:run )?"
+_OTHER_CHECK = compiled_on_use(rf"(?m)^[ \t]*(?:{_LINTER_NAMES})\s*:|\b(?:cargo (?:build|check|clippy|fmt)(?: --workspace)?|(?:npm|yarn|pnpm|bun) (?:run )?"
                                r"(?:-r |--recursive )?(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
                                r"ruff (?:check|format)|tsc --noemit|eslint (?:reports|passes|is clean|came back clean)|eslint:\s*0 problems|"
@@ -1212,7 +1217,7 @@ _OTHER_CHECK = compiled_on_use(r"\b(?:cargo (?:build|check|clippy|fmt)(?: --work
                                r"on the call|health ?checks?|readiness|liveness|helm (?:upgrade|install)|docker image|image pushed|"
                                r"deployed|rollout|click(?:ed|ing) through|clicked|spun up|dev server|"
                                r"sample inputs?|ran the cli|(?:created|placed|submitted) an? (?:\w+ )?(?:order|account|user|invoice|ticket|payment)|"
-                               r"logged in as|signed in as|navigated to)\b", re.IGNORECASE)
+                               r"logged in as|signed in as|navigated to|/healthz?|boots? cleanly|returns 200)\b", re.IGNORECASE)
 
 
 # a claim about the test the work added or fixed, not the suite
@@ -1278,7 +1283,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:actually|wait|oh),? hold on|(?:ci|the pipeline|the build|jenkins) (?:just )?flagged|"
                         r"pushed (?:one more|another|a (?:new|follow-up|further)) commits? (?:after|since)|"
                         r"(?:ci|it) hasn't (?:picked (?:it|that|this) up|run on (?:it|that|this))|"
-                        r"that (?:run|build|pipeline|job|ci run) was (?:on|from|for)\b(?!\s+(?:this|my|the (?:fix|latest|final|last|new|current)|head)\b)|"
+                        r"that (?:run|build|pipeline|job|ci run) (?:was|ran) (?:on|from|for|against)\b(?!\s+(?:this|my|the (?:fix|latest|final|last|new|current)|head)\b)|"
                         r"(?:the ones|those|which) (?:i|we)\s{2,}'d\b|"
                         r"(?:i'd|i would|you (?:might|may) want to|worth|let me) double-?check(?:ing)?|"
                         r"(?:didn't|did not) (?:bother (?:with|running)|run) the rest|"
@@ -1346,7 +1351,14 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:that's|thats|that is|this is|that was|those are|these are) from before|as a baseline|"
                         r"(?:skipped|pending|ignored)(?: ones)? (?:are|were) (?:exactly )?the (?:ones|tests?|specs?) (?:we|that|i) (?:actually |really )?(?:care about|need|matter)|"
                         r"everything (?:i|we) ran\b|(?<!not just )(?<!not only )(?<!and not )the (?:bits|parts|pieces|files) (?:i|we) (?:touched|changed)\b|"
-                        r"(?:specs?|tests?|ones) (?:i|we) stubbed(?: out)?\b|"
+                        r"(?:specs?|tests?|ones) (?:i|we) stubbed(?: out)?\b|(?:specs?|tests?|ones) (?:i|we) (?:marked|skipped|disabled|xfailed|xfail'd)\b|"
+                        r"\bif [^.;]{1,60}, that is\b|(?:juste )?avant (?:le|mon) dernier commit|before (?:the|my) (?:last|final|latest) (?:commit|push|edit)|"
+                        r"(?:these|those|that|it) (?:are|is|were|was) (?:the |just )?cached results?|the green one (?:is|was)\b|"
+                        r"(?:doesn't|does not|didn't|did not) cover (?:this|my|the) (?:branch|pr|mr|change)|"
+                        r"that's the (?:module|package|file|code|part) my (?:change|fix) touches|(?:module|package|file) (?:my|this) change touches|"
+                        r"falei cedo|hablé (?:demasiado )?(?:pronto|antes de tiempo)|j'ai parlé trop vite|zu früh gefreut|"
+                        r"(?:foi|foram|fue|fueron) (?:pulad|omitid|saltad)[oa]s?|se (?:saltó|saltaron)|só o job|solo el job|"
+                        r"zumindest laut|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
                         r"(?:zelf )?niet (?:gecheckt|getest|gedraaid)|i test li (?:lancio|eseguo|faccio girare)|"
@@ -1377,7 +1389,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          # a run that cannot fail
                          r"continue-on-error:\s*true|allow_failure:\s*true|--passWithNoTests\b|"
                          r"\b(?:doesn't|does not|don't|do not) have any tests\b|\bhas no tests\b|\bthere are no tests\b|"
-                         r"\bno test (?:runner|script|suite|setup|harness)\b(?:\s+(?:is\s+)?(?:set up|configured|in (?:this|the) repo))?|"
+                         r"\bexecuted 0 out of \d+ tests?\b|\bno test (?:runner|script|suite|setup|harness)\b(?:\s+(?:is\s+)?(?:set up|configured|in (?:this|the) repo))?|"
                          r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\bgradlew? (?:\S+ )*-x test\b|\b0 (?:examples|specs),|\b0 tests,"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
@@ -1413,8 +1425,9 @@ _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)
                             r"|\bin watch mode\b", re.IGNORECASE)
 # a filter in the command: "-k 'not slow'", "--onlyChanged", "-run TestInvoice" (a part, unless
 # the whole suite is told as well: "... → 4 passed, and the full file passes too")
-_FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-o\b|(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|--testsuite|--group|"
-                            r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|\s-short\b"
+_FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-o\b|\b(?:npm|yarn|pnpm|bun) (?:run )?test -- (?!-)[\w./*-]|"
+                            r"\bctest\b[^`\n]*\s-R\b|--match\b|(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|--testsuite|--group|"
+                            r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|[\s`]-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|\s(?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
                             r"|--onlyChanged\b|\bran all test suites matching\b", re.IGNORECASE)
@@ -1466,7 +1479,9 @@ def _beside_a_bad_run(text: str, spans: list[tuple[int, int]]) -> list[tuple[int
             # done, 0 failures" above a pasted BUILD FAILURE)
             if lead.rstrip().endswith(":") or (lead.strip() and "\n" not in lead.strip()):
                 found.append(spans[i - 1])
-            if i + 1 < len(spans) and not _SINCE.search(text, *spans[i + 1]):
+            # (not a paragraph telling the whole suite's run: "The full suite also passes")
+            if i + 1 < len(spans) and not _SINCE.search(text, *spans[i + 1]) \
+                    and not (_a_selection(text[a:b]) and _WHOLE_TOO.search(text, *spans[i + 1])):
                 found.append(spans[i + 1])
         # a code block with prose after it in the same paragraph
         for fa, fb in runs:
