@@ -80,7 +80,7 @@ _CONDITION = compiled_on_use(
     r"please|let me know)\b", re.IGNORECASE)
 # ("cargo-nextest says: ..." is the runner's own output, not hearsay)
 _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else)'s\s+(?:pr|branch|run|build)|"
-                       r"(?:main|master|develop|trunk)'s\s+(?:ci|pipeline|build|run|tests?)|"
+                       r"(?:main|master|develop|trunk)'s\s+(?:ci|pipeline|build|run|tests?)|^\W*(?:main|master|develop|trunk)\s+(?:is|was)\s+(?:still\s+)?(?:green|passing)\b|"
                        r"^\W*(?:their|the user's|the customer's|his|her)\s+(?=(?:\w+\s+)?(?:tests?|ci|suite|build))|(?<!to )(?<!nextest )(?<!pytest )(?<!vitest )(?<!jest )(?<!phpunit )"
                        r"(?<!mocha )(?<!rspec )(?<!cargo )(?<!tox )(?<!nox )(?<!ctest )(?<!bazel )"
                        r"(?<!gradle )(?<!maven )(?<!dotnet )(?<!pest )(?<!deno )(?<!bun )(?<!mix )(?<!playwright )"
@@ -1177,8 +1177,12 @@ def _of_the_tests(text: str, claims: list[Claim]) -> list[Claim]:
         claims = [c for c in claims if not (_A_KIND.search(c.sentence) and not _WHOLE_WORD.search(c.sentence))]
     # a run of named test files, and nothing told whole: a part ("`pytest tests/test_queue.py` — 14 passed")
     if not _WHOLE_TOO.search(text) and (_ONE_FILE_RUN.search(text) or (
-            _SUBDIR_RUN.search(text) and sum(1 for _ in _RUNNER_CODE.finditer(text)) <= 1)):
-        return []  # (a folder of the tests, when it is the only run the message names)
+            (_SUBDIR_RUN.search(text) or (_PACKAGE_RUN.search(text) and not _NAMES_CI_ITSELF.search(text)
+                                         and not _GO_ALL.search(text)))
+            and sum(1 for _ in _RUNNER_CODE.finditer(text)) <= 1)):
+        # (a folder or a package of the tests, when it is the only run the message names:
+        # "`cargo test -p core` → ok", "`go test ./internal/auth/...` ok", "`mvn test -pl api`")
+        return []
     # the tests said not to have run: what else passed is not them ("Tests: not run. Build verified")
     if _TESTS_NOT_RUN.search(text):
         claims = [c for c in claims if _NAMES_TESTS.search(c.sentence)]
@@ -1197,6 +1201,11 @@ _ONE_FILE_RUN = compiled_on_use(rf"(?:{RUNNER})\s+(?:-[\w-]+(?:[ =][\w.-]+)?\s+)
                                 r"|\bthe (?:test|spec) file (?:for\b|passes\b|is green\b)", re.IGNORECASE)
 _SUBDIR_RUN = compiled_on_use(rf"(?:{RUNNER})\s+(?:-[\w-]+(?:[ =][\w.-]+)?\s+)*(?:\./)?(?:tests?|specs?|src|__tests__)/[\w.-]+(?:/[\w.-]+)*/?"
                                r"(?=[\s`'\"]|$)(?![ \t]+[\w.][\w./-]*(?:[\s`'\"]|$))", re.IGNORECASE)
+_PACKAGE_RUN = compiled_on_use(r"\bcargo (?:test|nextest run)\b[^`\n]*?\s(?:-p|--package)[\s=]+\w"
+                                r"|\b(?:mvn|mvnw)\b[^`\n]*?\s(?:-pl|--projects)[\s=]+[\w:]"
+                                r"|\bgo test(?:\s+-[\w.=-]+)*\s+\./(?!\.\.\.)\w"
+                                r"|\bgradlew?(?:\s+-[\w.=-]+)*\s+(?::[\w-]+)+:\w*(?:test|check)\w*", re.IGNORECASE)
+_GO_ALL = compiled_on_use(r"(?<![\w/.])\./\.\.\.(?![\w/])")  # go's every package, told beside it
 _A_CHECK_JOB = compiled_on_use(r"\b(?:build|lint|typecheck|type-check|docs|format)\s+(?:jobs?|steps?|checks?)\b",
                                re.IGNORECASE)
 _TESTS_NOT_RUN = compiled_on_use(r"\btests?\s*:\s*not (?:yet )?run\b", re.IGNORECASE)
@@ -1286,11 +1295,12 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"that (?:run|build|pipeline|job|ci run) (?:was|ran) (?:on|from|for|against)\b(?!\s+(?:this|my|the (?:fix|latest|final|last|new|current)|head)\b)|"
                         r"(?:the ones|those|which) (?:i|we)\s{2,}'d\b|"
                         r"(?:i'd|i would|you (?:might|may) want to|worth|let me) double-?check(?:ing)?|"
-                        r"(?:didn't|did not) (?:bother (?:with|running)|run) the rest|"
+                        r"(?:didn't|did not) (?:bother (?:with|running)|run) the rest|(?:skipped|skipping) the rest\b|"
+                        r"the rest\b[^.;\n]{0,60}?\bso (?:i )?(?:skipped|didn't run|did not run) (?:it|them)\b|"
                         r"(?:probably|likely|maybe|possibly|might be|may be|could be) (?:something )?flaky|"
                         r"(?:isn't|is not|wasn't|was not|aren't|are not) (?:really |actually |fully )?(?:verified|tested)|"
                         r"(?:haven't|have not|hasn't|didn't) had (?:a |the )?(?:chance|time) to (?:run|test|try)|"
-                        r"(?:i|we) had to\s{2,}(?:them|it|those|these)\b|had to\s{2,}the\b|"
+                        r"(?:i|we) had to\s{2,}(?:them|it|those|these)\b|had to\s{2,}(?:the|test\s{2,})\b|"
                         r"(?:i|we|had to)\s+(?:commented out|removed|deleted|disabled|skipped)\s+(?:\S+\s+)?(?:because|since|as|for now|while|so)\b|"
                         r"(?:haven't|have not|didn't|did not) (?:actually )?(?:seen|watched) (?:a|the|any) run|"
                         r"queued for (?:tonight|later|tomorrow|the nightly)|since then (?:i've|i have|we've|we have)\b|"
@@ -1325,7 +1335,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"will update (?:this|the) (?:comment|thread|pr|issue)|"
                         r"(?:está|estão|esta|está) desativad[oa]s?|deshabilitad[oa]s?|désactivée?s?|deaktiviert|"
                         r"só (?:rodou|rodaram|rodei)|solo (?:corrió|corrieron|corrí)|corr[ií] solo\b|ejecut[ée] solo\b|rodei só\b|"
-                        r"(?:habe|hab|haben) nur\b|nur (?:die|den|das)\b[^.;\n]{0,60}\btests?\b|j'ai (?:seulement|uniquement) (?:lancé|exécuté)|"
+                        r"(?:habe|hab|haben) nur\b|(?:nur|zumindest) (?:die|den|das)\b[^.;\n]{0,60}\btests?\b|zumindest (?:die|den|das) in\b|j'ai (?:seulement|uniquement) (?:lancé|exécuté)|"
                         r"(?:\d+|alcuni|due|tre) (?:test )?(?:sono stati |erano )?saltati\b|"
                         r"(?:that|this) (?:was|is) (?:the |a |an )?(?:cached|old|stale|previous|earlier) (?:run|result|output|build)|"
                         # a part told after it: "that's `--project=chromium` only", "isn't the whole suite"
@@ -1379,7 +1389,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"|\b0 selected\b|\bno tests ran\b|\b(?:didn't|did not) collect anything\b"
                          r"|\bcollected nothing\b|\b0 pass(?:ed)?,? 0 fail(?:ed|ures?)?\b"
                          r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b|\b0 passing\b|\btests run: 0,|"
-                         r"\bnone (?:were|was|got) run\b|\btest target is empty\b|\b0 (?:tests?|items) collected\b|\bno test files found\b|"
+                         r"\bnone (?:were|was|got) run\b|\btests:\s*0 total\b|\b0 of 0 total\b|\btest target is empty\b|\b0 (?:tests?|items) collected\b|\bno test files found\b|"
                          r"\b(?:doesn't|does not|don't|do not) have (?:a |any )?tests?(?: modules?| suites?| harness| target)?\b|"
                          r"\b(?:there's|there is) no test (?:harness|module|suite|target)\b|\bno test is available\b|"
                          r"\b(?:there aren't|there are no|there are not) (?:any )?automated tests\b|"
@@ -1425,13 +1435,14 @@ _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)
                             r"|\bin watch mode\b", re.IGNORECASE)
 # a filter in the command: "-k 'not slow'", "--onlyChanged", "-run TestInvoice" (a part, unless
 # the whole suite is told as well: "... → 4 passed, and the full file passes too")
-_FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-o\b|\b(?:npm|yarn|pnpm|bun) (?:run )?test -- (?!-)[\w./*-]|"
+_FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-[ot]\b|\b(?:npm|yarn|pnpm|bun) (?:run )?test -- (?!-)[\w./*-]|"
                             r"\bctest\b[^`\n]*\s-R\b|--match\b|(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|--testsuite|--group|"
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|[\s`]-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|\s(?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
                             r"|--onlyChanged\b|\bran all test suites matching\b", re.IGNORECASE)
-_WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|`)"
+_WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|workspace|"
+                             r"repo|repository|project|codebase|`)"
                              r"|\bthe rest\b|\ball (?:the )?tests\b",
                              re.IGNORECASE)
 _PASSED_SKIPPED = re.compile(r"\b(\d+) passed\b[^\n]*?\b(\d+) skipped\b|\b(\d+) skipped\b[^\n]*?\b(\d+) passed\b",
