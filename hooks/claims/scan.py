@@ -94,7 +94,7 @@ _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
-                       r"before (?:my|the|this|that|(?:i|we)(?!\s+(?:hand|send|push|merge|ship|wrap|open|submit|pass)\w*))\b|yesterday(?!\s*:)|earlier today|"
+                       r"before (?:my|the|this|that|(?:i|we)(?!\s+(?:hand|send|push|merge|ship|wrap|open|submit|pass)\w*))\b|before (?:touching|changing|editing) anything\b|for a baseline\b|yesterday(?!\s*:)|earlier today|"
                        r"(?<!one )last (?:week|time|run(?!\s*:))|(?<!rebased )(?<!rebasing )(?<!rebase )(?<!landed )(?<!lands )(?<!land )on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
@@ -582,6 +582,8 @@ _TEST_FAILS = compiled_on_use(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds
 # else the paragraph says passed is then a part ("Linux jobs passed")
 _NOT_WHOLE = compiled_on_use(
     r"\b(?:\w+ )?(?:specs?|tests?) (?:were |are )?excluded\b"
+    r"|\b(?:targeted|related) (?:tests?|specs?)\b|\b(?:tests?|specs?) (?:for|of|covering|related to) the (?:changed|touched|modified) (?:files?|code|modules?)\b"
+    r"|\bonly ran what(?:'s| is| was) (?:related|relevant)\b|\bshould (?:i|we) run the (?:full|whole|entire|complete)\b"
     r"|\b(?:leave|leaving|left) (?:those|them|that|these|the rest) (?:to|for) (?:ci|the pipeline|later|tomorrow)\b"
     r"|\b(?:i'd|i would|i'll|we'd|we should|you should|you'll want to)\s+(?:still\s+)?(?:run|kick off|do)\s+(?:the\s+|a\s+)?(?:full|whole|entire|complete)\b"
     r"|\bjust the (?:module|package|file|folder|crate|tests?|ones?) (?:i|we) (?:touched|changed)\b"
@@ -1295,6 +1297,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"that (?:run|build|pipeline|job|ci run) (?:was|ran) (?:on|from|for|against)\b(?!\s+(?:this|my|the (?:fix|latest|final|last|new|current)|head)\b)|"
                         r"(?:the ones|those|which) (?:i|we)\s{2,}'d\b|"
                         r"(?:i'd|i would|you (?:might|may) want to|worth|let me) double-?check(?:ing)?|"
+                        r"(?:wasn't|was not|weren't|were not) (?:actually |even )?(?:picked up|collected) in (?:that|the|this) run\b|"
                         r"(?:didn't|did not) (?:bother (?:with|running)|run) the rest|(?:skipped|skipping) the rest\b|"
                         r"the rest\b[^.;\n]{0,60}?\bso (?:i )?(?:skipped|didn't run|did not run) (?:it|them)\b|"
                         r"(?:probably|likely|maybe|possibly|might be|may be|could be) (?:something )?flaky|"
@@ -1405,7 +1408,8 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
 # tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
-_TESTS_FAIL = compiled_on_use(rf"\b(?:tests?|specs?|cases?|suites?|{RUNNER}|{KINDS}\s+(?:jobs?|suites?|runs?)|"
+_TESTS_FAIL = compiled_on_use(rf"\bthe run errors (?:out|at collection|during collection|on import)\b|"
+                         rf"\b(?:tests?|specs?|cases?|suites?|{RUNNER}|{KINDS}\s+(?:jobs?|suites?|runs?)|"
                          rf"e2e|ci(?:\s+run)?|matrix)\b[^.;]{{0,40}}?\b(?:fail|fails|failed|started failing|"
                          r"(?:are|is|still) failing|broke|break)\b", re.IGNORECASE)
 # a part of the suite named as its kind: "All the smoke tests passed"
@@ -1430,7 +1434,7 @@ _GO_RAN = compiled_on_use(r"^\s*(?:ok|FAIL|---|===)\s", re.MULTILINE)
 
 # a run of a selection of the suite, told by its own counts: "241 filtered out", "(166
 # excluded)", "2 of 143 total", "14 passed, 342 skipped"
-_SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)\b"
+_SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)\b|(?m-i:^\s*[\w.-]+: SKIP\b)"
                             r"|\b(?P<ran>\d+) (?:of|successful,) (?P<all>\d+) total\b"
                             r"|\bin watch mode\b", re.IGNORECASE)
 # a filter in the command: "-k 'not slow'", "--onlyChanged", "-run TestInvoice" (a part, unless
@@ -1440,7 +1444,7 @@ _FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-[ot]\b|\b(?:npm|yarn|
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|[\s`]-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|\s(?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
-                            r"|--onlyChanged\b|\bran all test suites matching\b", re.IGNORECASE)
+                            r"|--onlyChanged\b|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
 _WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|workspace|"
                              r"repo|repository|project|codebase|`)"
                              r"|\bthe rest\b|\ball (?:the )?tests\b",
