@@ -156,6 +156,8 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("Run by me, on a fresh checkout: the entire test suite, passed without a single failure.",
      "CLM008"),
     ("Was: 3 failing. Now: 0 failing, 212 passing.", "CLM006"),
+    ("CI is \U0001F7E2 on the latest commit.", "CLM002"),
+    ("Fertig: 312 von 312 gr\u00fcn.", "CLM016"),
 ])
 def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str) -> None:
     assert [c.rule.id for c in find_claims(text)] == [rule]
@@ -183,6 +185,8 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "`cargo test -p core` \u2192 test result: ok. 58 passed; 0 failed",
     "`go test ./internal/auth/...` ok",
     "`npx jest -t 'checkout'` \u2192 Tests: 12 passed, 12 total",
+    "```\n$ bundle exec rspec --dry-run\n1143 examples, 0 failures\n```",
+    "Before touching anything I ran the suite for a baseline: 512 passed, 0 failed.",
     "| Area | Before | After |\n|---|---|---|\n| tests | all 187 passing | 3 failing |",
     "cargo build is clean now. havent run cargo test, the fixtures need regenerating",
     "tox:\n  py311: commands succeeded\n  py312: commands failed",

@@ -38,9 +38,12 @@ class _PatternOnUse:
     a text holding none of them answers at once, without running the pattern. The longest
     patterns (CLM009's is 17 kB) cost a third of a millisecond a clause, and most clauses name
     none of their words; the parse costs more than one message's searches save, so a stop
-    hook's short message never pays for it."""
+    hook's short message never pays for it.
 
-    __slots__ = ("_compiled", "_flags", "_source", "_uses", "_words")
+    The scanner asks the same pattern of the same sentence or clause several times (is it a
+    failure, an admission, a withdrawal); a search keeps its last few answers."""
+
+    __slots__ = ("_compiled", "_flags", "_recent", "_source", "_uses", "_words")
 
     def __init__(self, source: str, flags: int) -> None:
         self._source = source
@@ -48,6 +51,7 @@ class _PatternOnUse:
         self._compiled: re.Pattern[str] | None = None
         self._words: re.Pattern[str] | None = None
         self._uses = 0  # searches before the words are looked for; -1 once they were
+        self._recent: dict[str, re.Match[str] | None] = {}
 
     @property
     def pattern(self) -> str:
@@ -73,9 +77,16 @@ class _PatternOnUse:
 
     def search(self, string: str, *span: int) -> re.Match[str] | None:
         compiled = self._compiled or self._compile()
-        if not span and self._cannot_match(string):
-            return None
-        return compiled.search(string, *span)
+        if span:
+            return compiled.search(string, *span)
+        recent = self._recent
+        if string in recent:
+            return recent[string]
+        found = None if self._cannot_match(string) else compiled.search(string)
+        if len(recent) >= RECENT_ANSWERS:
+            recent.clear()
+        recent[string] = found
+        return found
 
     def match(self, string: str, *span: int) -> re.Match[str] | None:
         compiled = self._compiled or self._compile()
@@ -114,6 +125,7 @@ def _folded(text: str) -> str:
 
 
 WORDS_AFTER_USES = 64
+RECENT_ANSWERS = 16  # a message's sentences and their clauses
 
 
 def _necessary_words_of(source: str, flags: int) -> frozenset[str] | None:
@@ -204,7 +216,7 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"(?:gradle|\.?/?gradlew)(?: :?[\w:-]*(?:test|check|build)\w*)+|" \
          r"(?:bin/)?rails test|rake (?:test|spec)|swift test|mix test|deno test|sbt \+?test|zig build test|" \
          r"turbo (?:run )?test|nx (?:run-many -t |affected -t )?test|" \
-         r"flutter test|bazel test|ctest|bats)" \
+         r"flutter test|bazel test|ctest|bats|helm unittest)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # before a failure word of another language: counted as none ("0 Fehler", "ninguno falló")
 _NONE_BEFORE = r"(?<!cero )(?<!zero )(?<!nada )(?<!no )(?<!solo )(?<!único )(?<!única )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )(?<!nenhum pacote )(?<!nenhum teste )(?<!nenhum job )"
@@ -716,6 +728,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:tous|toutes) les (?:tests|jobs|checks) sont (?:passés|verts|ok)\b"
               r"|\b100\s*% (?:bestanden|réussis|aprobados|passados|superati)\b"
               r"|\b(?P<pt>[1-9]\d*)\s*/\s*(?P=pt) (?:passando|pasando|bestanden|réussis|passati|geslaagd)\b"
+              r"|\b(?P<von>[1-9]\d*) (?:von|sur|de) (?P=von) (?:grün|bestanden|verts?|réussis|en verde|pasan)\b"
               r"|\b(?:todas|todos) (?:pasan|pasaron|passam|passaram)\b|\btudo (?:passando|verde|ok)\b"
               r"|\balles (?:bestanden|grün|durch)\b|\btutto (?:ok|verde|passa)\b|\bzero fallimenti\b|\bnessun[ao]? (?:errore|fallimento|test fallito|regressione)\b|\bpassano tutti\b"
               r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b|\b(?:pasan?|pasó|passou) (?:sin|sem) (?:errores|fallos|problemas|erros|problemas)\b"

@@ -105,7 +105,7 @@ _QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday(?!\s*:)|last|earlier|prev
                         # a part named after it: "tests green for the auth module"
                         r"(?:for|in) (?:the )?(?!(?:whole|entire|full|every|each|all)\b)[\w./-]+ "
                         r"(?:module|package|crate|service|component|folder|directory|area|changes?)\b|"
-                        r"in theory|in principle|on paper|theoretically|"
+                        r"in theory|in principle|on paper|theoretically|on (?:the |last night's )?nightly\b(?![^.;]*\b(?:after|since)\b)|"
                         r"on main(?!\s+(?:again|after|now|since|post-merge)\b)|upstream|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
                         r"on (?:the )?(?:his|her|their|your|someone's|[\w-]+'s|[\w-]+s') (?:[\w-]+ )?"
@@ -1013,10 +1013,13 @@ _MAY_CLAIM = re.compile(r"test|spec|suite|\bci\b|pipeline|build|check|job|run\b|
                         re.IGNORECASE)
 
 
+_TICK_AS_VERDICT = compiled_on_use(r"\b(is|are|was|were)[^\S\n]+(?=\u2705)", re.IGNORECASE)
+
+
 def as_read(text: str) -> str:
-    """TEXT as the rules read it: normalised, negatives written without an apostrophe and
-    mistyped verdicts in their usual spelling."""
-    return _TYPOS.sub(_typo, _NO_APOSTROPHE.sub(r"\1n't", normalised(text)))
+    """TEXT as the rules read it: normalised, negatives written without an apostrophe,
+    mistyped verdicts in their usual spelling and a tick after "is" read as green ("CI is ✅")."""
+    return _TICK_AS_VERDICT.sub(r"\1 green ", _TYPOS.sub(_typo, _NO_APOSTROPHE.sub(r"\1n't", normalised(text))))
 
 
 # a question about the tests, quoted, and the yes that answers it
@@ -1306,7 +1309,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:i|we) had to\s{2,}(?:them|it|those|these)\b|had to\s{2,}(?:the|test\s{2,})\b|"
                         r"(?:i|we|had to)\s+(?:commented out|removed|deleted|disabled|skipped)\s+(?:\S+\s+)?(?:because|since|as|for now|while|so)\b|"
                         r"(?:haven't|have not|didn't|did not) (?:actually )?(?:seen|watched) (?:a|the|any) run|"
-                        r"queued for (?:tonight|later|tomorrow|the nightly)|since then (?:i've|i have|we've|we have)\b|"
+                        r"queued for (?:tonight|later|tomorrow|the nightly)|since then (?:i've|i have|we've|we have)\b(?!\s+(?:re-?run|rerun|ran|run|tested)\b)|"
                         r"(?:may|might|could) have missed\b|(?:was|were) cut from\b|"
                         r"\b(?-i:[A-Z][a-z]+) ran (?:the full suite|the suite|the tests|it) on (?:his|her|their) (?:machine|laptop|box)|"
                         r"got cancell?ed|never finished|(?:were|was) cancell?ed|"
@@ -1351,6 +1354,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:i|we|i've|had to|have to)\s+(?:mark(?:ed)?|switch(?:ed)?|put|add(?:ed)?|slapped|stuck|decorated|"
                         r"changed)\s+(?:\S+\s+)?(?:with|to|as)\s+(?:\S+\s+)?(?:[,.;(\u2014-]|because|for now|while|since|so)|"
                         r"(?:i|we|i've)\s+(?:put|added|slapped|stuck)\s+(?:a\s+)?on\s+(?:them|it|those|while|because|for)\b|"
+                        r"(?:i|we|i've)\s+(?:marked|skipped|disabled)\s+(?:it|them|that|this|those)\s{2,}(?:because|since|as|for now|while|so)\b|"
                         r"(?:are|were|is) (?:specs?|tests?|ones?) (?:i|we) (?:switched|changed|marked|turned|put)\b|"
                         r"forgot to remove|"
                         # other languages: "enfin, je crois", "no los corrí", "não rodei", "la deuxième fois"
@@ -1371,7 +1375,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"that's the (?:module|package|file|code|part) my (?:change|fix) touches|(?:module|package|file) (?:my|this) change touches|"
                         r"falei cedo|hablé (?:demasiado )?(?:pronto|antes de tiempo)|j'ai parlé trop vite|zu früh gefreut|"
                         r"(?:foi|foram|fue|fueron) (?:pulad|omitid|saltad)[oa]s?|se (?:saltó|saltaron)|só o job|solo el job|"
-                        r"zumindest laut|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
+                        r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
                         r"(?:zelf )?niet (?:gecheckt|getest|gedraaid)|i test li (?:lancio|eseguo|faccio girare)|"
@@ -1398,14 +1402,14 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"\b(?:there aren't|there are no|there are not) (?:any )?automated tests\b|"
                          r"\bno test coverage for\b|\bnothing automated to run\b|\b(?:haven't|have not) written (?:any )?tests\b|"
                          # a collection is no run: "pytest --collect-only: all 412 tests collect fine"
-                         r"--collect-only\b|--listTests\b|\bcollect fine\b|"
+                         r"--collect-only\b|--listTests\b|\bcollect fine\b|\b(?:rspec|rake spec|pytest|behave|cucumber|robot)\b[^\n`]*?\s--dry-run\b|"
                          # a run that cannot fail
                          r"continue-on-error:\s*true|allow_failure:\s*true|--passWithNoTests\b|"
                          r"\b(?:doesn't|does not|don't|do not) have any tests\b|\bhas no tests\b|\bthere are no tests\b|"
                          r"\bexecuted 0 out of \d+ tests?\b|\bno test (?:runner|script|suite|setup|harness)\b(?:\s+(?:is\s+)?(?:set up|configured|in (?:this|the) repo))?|"
                          r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\bgradlew? (?:\S+ )*-x test\b|\b0 (?:examples|specs),|\b0 tests,"
                          r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
-                         r"|\b0 passed\b(?![^\n]*\b[1-9]\d* (?:passed|failed))"
+                         r"|\b0 passed\b(?!, 0 total)(?![^\n]*\b[1-9]\d* (?:passed|failed))|\btests:\s+0 passed, 0 total\b"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
 # tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
 _TESTS_FAIL = compiled_on_use(rf"\bthe run errors (?:out|at collection|during collection|on import)\b|"
@@ -1447,7 +1451,7 @@ _FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-[ot]\b|\b(?:npm|yarn|
                             r"|--onlyChanged\b|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
 _WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|workspace|"
                              r"repo|repository|project|codebase|`)"
-                             r"|\bthe rest\b|\ball (?:the )?tests\b",
+                             r"|\bthe rest\b|\ball (?:the )?tests\b|\ball (?:two|three|four|five|six|\d+) suites\b",
                              re.IGNORECASE)
 _PASSED_SKIPPED = re.compile(r"\b(\d+) passed\b[^\n]*?\b(\d+) skipped\b|\b(\d+) skipped\b[^\n]*?\b(\d+) passed\b",
                              re.IGNORECASE)
