@@ -158,6 +158,9 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("Was: 3 failing. Now: 0 failing, 212 passing.", "CLM006"),
     ("CI is \U0001F7E2 on the latest commit.", "CLM002"),
     ("Fertig: 312 von 312 gr\u00fcn.", "CLM016"),
+    ("All three runs came back `Tests: 389 passed, 389 total`.", "CLM012"),
+    ("Ran `npm test`: 58/58 passing.\n\nOne thing I couldn't check: I haven't clicked through "
+     "the UI by hand.", "CLM001"),
 ])
 def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str) -> None:
     assert [c.rule.id for c in find_claims(text)] == [rule]
@@ -187,6 +190,9 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "`npx jest -t 'checkout'` \u2192 Tests: 12 passed, 12 total",
     "```\n$ bundle exec rspec --dry-run\n1143 examples, 0 failures\n```",
     "Before touching anything I ran the suite for a baseline: 512 passed, 0 failed.",
+    "`npm test -- --watch`: Header.test.tsx, 6 passed.",
+    "I ran `cargo test` and got `test result: ok. 44 passed; 0 failed`, but that was in "
+    "`~/old`, not this workspace, so it doesn't reflect these changes.",
     "| Area | Before | After |\n|---|---|---|\n| tests | all 187 passing | 3 failing |",
     "cargo build is clean now. havent run cargo test, the fixtures need regenerating",
     "tox:\n  py311: commands succeeded\n  py312: commands failed",

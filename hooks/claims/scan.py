@@ -105,7 +105,8 @@ _QUALIFIED = compiled_on_use(r"^\W*(?:before|yesterday(?!\s*:)|last|earlier|prev
                         # a part named after it: "tests green for the auth module"
                         r"(?:for|in) (?:the )?(?!(?:whole|entire|full|every|each|all)\b)[\w./-]+ "
                         r"(?:module|package|crate|service|component|folder|directory|area|changes?)\b|"
-                        r"in theory|in principle|on paper|theoretically|on (?:the |last night's )?nightly\b(?![^.;]*\b(?:after|since)\b)|"
+                        r"in theory|in principle|on paper|theoretically|sur la branche [\w./-]+|auf dem branch [\w./-]+|en la rama [\w./-]+|"
+                        r"on (?:the |last night's )?nightly\b(?![^.;]*\b(?:after|since)\b)|"
                         r"on main(?!\s+(?:again|after|now|since|post-merge)\b)|upstream|"
                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day|"
                         r"on (?:the )?(?:his|her|their|your|someone's|[\w-]+'s|[\w-]+s') (?:[\w-]+ )?"
@@ -230,7 +231,7 @@ _UNVERIFIED = compiled_on_use(
     re.IGNORECASE)
 # the tests, or a run of them, not done yet: "Tests pending.", "the e2e job is still queued"
 _TEST_PENDING = compiled_on_use(r"\b(?:tests?|specs?|suites?|e2e|integration|ci|jobs?)\b[^.;:]{0,30}?"
-                           r"\b(?:pending(?![ \t]{2,}skipped\b)|queued|still running|not (?:yet )?run|in progress|"
+                           r"\b(?:pending(?![ \t]{2,}skipped\b)|queued|still running|not (?:yet )?run|in progress|tourne encore|läuft noch|sigue corriendo|ainda (?:está )?rodando|"
                            r"(?:is|are) running(?!\s+(?:in|faster|slower|under|with|against|on|"
                            r"as|through|clean|green|fine|again)\b))\b",
                            re.IGNORECASE)
@@ -582,7 +583,7 @@ _TEST_FAILS = compiled_on_use(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds
 # else the paragraph says passed is then a part ("Linux jobs passed")
 _NOT_WHOLE = compiled_on_use(
     r"\b(?:\w+ )?(?:specs?|tests?) (?:were |are )?excluded\b"
-    r"|\b(?:targeted|related) (?:tests?|specs?)\b|\b(?:tests?|specs?) (?:for|of|covering|related to) the (?:changed|touched|modified) (?:files?|code|modules?)\b"
+    r"|\b(?:targeted|related) (?:tests?|specs?)\b|\b(?:tests?|specs?) related to (?:the )?(?:changed|touched|modified) files\b|\b(?:tests?|specs?) (?:for|of|covering|related to) the (?:changed|touched|modified) (?:files?|code|modules?)\b"
     r"|\bonly ran what(?:'s| is| was) (?:related|relevant)\b|\bshould (?:i|we) run the (?:full|whole|entire|complete)\b"
     r"|\b(?:leave|leaving|left) (?:those|them|that|these|the rest) (?:to|for) (?:ci|the pipeline|later|tomorrow)\b"
     r"|\b(?:i'd|i would|i'll|we'd|we should|you should|you'll want to)\s+(?:still\s+)?(?:run|kick off|do)\s+(?:the\s+|a\s+)?(?:full|whole|entire|complete)\b"
@@ -613,7 +614,7 @@ _FLAKY_NOW = compiled_on_use(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks
                         r"|\bpass(?:ed|es)\s+(?:in\s+|on\s+)?(?P<part>\d+)\s*(?:/|of|out of)\s*"
                         r"(?!(?P=part)\b)\d+\s+(?:runs|times|attempts|tries)\b"
                         # a pass on a retry: "passed on retry #3", "212 passed, 1 rerun"
-                        r"|\b[1-9]\d* reruns?\b|\bneeded (?:the|a) rerun\b|\(\s*[1-9]\d* flaky\s*\)|(?-i:\bFLAKY\b)"
+                        r"|\b[1-9]\d* reruns?\b(?![^.;\n]*\ball (?:green|passed|pass)\b)|\bneeded (?:the|a) rerun\b|\(\s*[1-9]\d* flaky\s*\)|(?-i:\bFLAKY\b)"
                         r"|\bon the (?:second|third|fourth|\d+(?:nd|rd|th)) (?:run|try|attempt|go)\b"
                         r"|\b(?:passed|passes|green) (?:only )?(?:on|after) (?:retry|rerun|attempt) #?\d+\b"
                         r"|\bpass(?:ed|es)? (?:only )?on (?:the |a )?(?:re-?run|retry)\b"
@@ -1060,7 +1061,8 @@ def find_claims(text: str) -> list[Claim]:
     for _, a, b in spans:
         if (_TEST_FAILS.search(plain[a:b]) and _fails_now(plain[a:b])) \
                 or _TEST_PENDING.search(plain[a:b]) \
-                or (_UNVERIFIED.search(plain[a:b]) and _OF_THE_TESTS.search(plain[a:b])) \
+                or (_UNVERIFIED.search(plain[a:b]) and _OF_THE_TESTS.search(plain[a:b])
+                    and not _by_hand(plain[a:b])) \
                 or _a_selection(plain[a:b], filters=False) \
                 or (_run_failed(_WAS.sub("", _EARLIER.sub("", plain[a:b])))
                     and _now_after_fix(plain[a:b]) is None) \
@@ -1375,6 +1377,8 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"that's the (?:module|package|file|code|part) my (?:change|fix) touches|(?:module|package|file) (?:my|this) change touches|"
                         r"falei cedo|hablé (?:demasiado )?(?:pronto|antes de tiempo)|j'ai parlé trop vite|zu früh gefreut|"
                         r"(?:foi|foram|fue|fueron) (?:pulad|omitid|saltad)[oa]s?|se (?:saltó|saltaron)|só o job|solo el job|"
+                        r"before (?:its|their|the|any) tests (?:could|got to) run\b|stopped with (?:a )?compile error|"
+                        r"(?:doesn't|does not|didn't|did not) reflect (?:these|the|my|this) changes?\b|\bnot this (?:workspace|repo|checkout)\b|"
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
@@ -1448,7 +1452,7 @@ _FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-[ot]\b|\b(?:npm|yarn|
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|[\s`]-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|\s(?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
-                            r"|--onlyChanged\b|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
+                            r"|--onlyChanged\b|(?:^|[\s`])--watch(?=[\s`]|$)|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
 _WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|workspace|"
                              r"repo|repository|project|codebase|`)"
                              r"|\bthe rest\b|\ball (?:the )?tests\b|\ball (?:two|three|four|five|six|\d+) suites\b",
@@ -1533,6 +1537,15 @@ def _fails_inline(sentence: str) -> bool:
         and _run_failed(_WAS.sub("", sentence)) and not _FAILURE_BEHIND.search(sentence)
 
 
+_BY_HAND = compiled_on_use(r"\b(?:by hand|manually|click(?:ed)? through)\b", re.IGNORECASE)
+
+
+def _by_hand(sentence: str) -> bool:
+    """SENTENCE tells of a check by hand, and names no tests: what it did not check is no
+    admission about them ("I haven't clicked through the search UI by hand")."""
+    return _BY_HAND.search(sentence) is not None and _NAMES_TESTS.search(sentence) is None
+
+
 # what puts a failure behind the work: fixed since, or the first of several tries
 _FAILURE_BEHIND = compiled_on_use(r"\b(?:was|were|had been|used to|fix(?:ed|es)|resolved|addressed|"
                              r"at first|first (?:run|try|attempt|time)|1st|2nd)\b", re.IGNORECASE)
@@ -1543,7 +1556,7 @@ def _withdraws(sentence: str) -> bool:
     or a refusal to call it so, an admission that the tests did not run, tests failing now, a
     retraction; not in a clause it places earlier ("CI was red before the fix"). A run of no
     tests is read by find_claims, over the whole text."""
-    about_tests = _OF_THE_TESTS.search(sentence) is not None
+    about_tests = _OF_THE_TESTS.search(sentence) is not None and not _by_hand(sentence)
     for clause in _clauses(sentence):
         if _EARLIER.search(clause):
             continue
