@@ -159,6 +159,9 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("CI is \U0001F7E2 on the latest commit.", "CLM002"),
     ("Fertig: 312 von 312 gr\u00fcn.", "CLM016"),
     ("All three runs came back `Tests: 389 passed, 389 total`.", "CLM012"),
+    ("```\n[==========] 142 tests from 18 test suites ran. (873 ms total)\n"
+     "[  PASSED  ] 142 tests.\n```", "CLM012"),
+    ("```\nAll tests passed (1203 assertions in 96 test cases)\n```", "CLM012"),
     ("Ran `npm test`: 58/58 passing.\n\nOne thing I couldn't check: I haven't clicked through "
      "the UI by hand.", "CLM001"),
 ])
@@ -191,6 +194,10 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "```\n$ bundle exec rspec --dry-run\n1143 examples, 0 failures\n```",
     "Before touching anything I ran the suite for a baseline: 512 passed, 0 failed.",
     "`npm test -- --watch`: Header.test.tsx, 6 passed.",
+    "```\n$ ./build/unit_tests --gtest_filter='RingBuffer*'\n[  PASSED  ] 14 tests.\n```",
+    "deno test: 51 passed, 0 failed, 1 ignored \u2014 the ignored one is the test for the new "
+    "retry path",
+    "Suite is green now, 142/142.\n\nActually, correction: I was running the stale binary.",
     "I ran `cargo test` and got `test result: ok. 44 passed; 0 failed`, but that was in "
     "`~/old`, not this workspace, so it doesn't reflect these changes.",
     "| Area | Before | After |\n|---|---|---|\n| tests | all 187 passing | 3 failing |",

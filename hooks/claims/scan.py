@@ -583,6 +583,10 @@ _TEST_FAILS = compiled_on_use(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds
 # else the paragraph says passed is then a part ("Linux jobs passed")
 _NOT_WHOLE = compiled_on_use(
     r"\b(?:\w+ )?(?:specs?|tests?) (?:were |are )?excluded\b"
+    r"|\bthe (?:\d+ |two |three )?(?:skipped|ignored)(?: ones?| specs?| tests?)? (?:is|are) the (?:ones?|tests?|specs?) (?:for|covering|that cover)\b"
+    r"|\bthe (?:skipped|ignored) (?:ones?|specs?|tests?) cover\b|\b(?:skipped|ignored)\b[^.;]*\b(?:are|were) the ones (?:covering|that cover|testing)\b"
+    r"|\bgot through (?:only )?\d+ of \d+\b|\bbefore it (?:crashed|died|hung|timed out)\b|\b(?:is|are) (?:still )?skipping\b"
+    r"|,\s*(?:ci|the pipeline|e2e|integration)\s+(?:is\s+)?(?:still\s+)?(?:pending|queued)\b"
     r"|\b(?:targeted|related) (?:tests?|specs?)\b|\b(?:tests?|specs?) related to (?:the )?(?:changed|touched|modified) files\b|\b(?:tests?|specs?) (?:for|of|covering|related to) the (?:changed|touched|modified) (?:files?|code|modules?)\b"
     r"|\bonly ran what(?:'s| is| was) (?:related|relevant)\b|\bshould (?:i|we) run the (?:full|whole|entire|complete)\b"
     r"|\b(?:leave|leaving|left) (?:those|them|that|these|the rest) (?:to|for) (?:ci|the pipeline|later|tomorrow)\b"
@@ -609,7 +613,7 @@ _NOT_WHOLE = compiled_on_use(
 # a test that is flaky now: "`auth.spec` is flaky", "test_upload flaked twice in 10 runs"
 _FLAKY_NOW = compiled_on_use(r"(?:'s|'re|\b(?:is|are|still|remains?|seems?|looks?|been|theyre|its))"
                         r"\s+(?!(?:not|never|no longer)\b)(?:\w+\s+)?flaky\b"
-                        r"|\bflak(?:ed|es|ing)\s+(?:on|in|about|once|twice|again|sometimes|"
+                        r"|\bflaked\s*(?:[.;!]|$)|\bflak(?:ed|es|ing)\s+(?:on|in|about|once|twice|again|sometimes|"
                         r"\d+|locally|intermittently)\b"
                         r"|\bpass(?:ed|es)\s+(?:in\s+|on\s+)?(?P<part>\d+)\s*(?:/|of|out of)\s*"
                         r"(?!(?P=part)\b)\d+\s+(?:runs|times|attempts|tries)\b"
@@ -1379,6 +1383,8 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:foi|foram|fue|fueron) (?:pulad|omitid|saltad)[oa]s?|se (?:saltó|saltaron)|só o job|solo el job|"
                         r"before (?:its|their|the|any) tests (?:could|got to) run\b|stopped with (?:a )?compile error|"
                         r"(?:doesn't|does not|didn't|did not) reflect (?:these|the|my|this) changes?\b|\bnot this (?:workspace|repo|checkout)\b|"
+                        r"^\W*(?:actually,?\s+)?correction\s*:|\b(?:was|were) (?:running|testing) (?:the |an )?(?:stale|old|outdated) (?:binary|build)\b|"
+                        r"\bneeds? (?:a )?fix(?:ing)? before (?:merge|merging|we merge)\b|"
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
@@ -1400,7 +1406,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"|\b0 selected\b|\bno tests ran\b|\b(?:didn't|did not) collect anything\b"
                          r"|\bcollected nothing\b|\b0 pass(?:ed)?,? 0 fail(?:ed|ures?)?\b"
                          r"|\bok \(0 tests\b|\bzero tests\b|\bno tests to run\b|\b0 passing\b|\btests run: 0,|"
-                         r"\bnone (?:were|was|got) run\b|\btests:\s*0 total\b|\b0 of 0 total\b|\btest target is empty\b|\b0 (?:tests?|items) collected\b|\bno test files found\b|"
+                         r"\bnone (?:were|was|got) run\b|\bnone of them (?:actually |really |ever )?ran\b|\bno (?:connected devices|simulator|emulator)\b|#\s*tests 0\b|\bglob (?:didn't|did not) match anything\b|\btests:\s*0 total\b|\b0 of 0 total\b|\btest target is empty\b|\b0 (?:tests?|items) collected\b|\bno test files found\b|"
                          r"\b(?:doesn't|does not|don't|do not) have (?:a |any )?tests?(?: modules?| suites?| harness| target)?\b|"
                          r"\b(?:there's|there is) no test (?:harness|module|suite|target)\b|\bno test is available\b|"
                          r"\b(?:there aren't|there are no|there are not) (?:any )?automated tests\b|"
@@ -1448,7 +1454,7 @@ _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)
 # a filter in the command: "-k 'not slow'", "--onlyChanged", "-run TestInvoice" (a part, unless
 # the whole suite is told as well: "... → 4 passed, and the full file passes too")
 _FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-[ot]\b|\b(?:npm|yarn|pnpm|bun) (?:run )?test -- (?!-)[\w./*-]|"
-                            r"\bctest\b[^`\n]*\s-R\b|--match\b|(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|--testsuite|--group|"
+                            r"\bctest\b[^`\n]*\s-R\b|--match\b|--gtest_filter[\s=]|(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|--testsuite|--group|"
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|[\s`]-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|\s(?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
