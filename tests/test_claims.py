@@ -162,6 +162,8 @@ def test_quoted_negated_conditional_and_questioning_sentences_are_not_claims(
     ("```\n[==========] 142 tests from 18 test suites ran. (873 ms total)\n"
      "[  PASSED  ] 142 tests.\n```", "CLM012"),
     ("```\nAll tests passed (1203 assertions in 96 test cases)\n```", "CLM012"),
+    ("1. `go test ./pool -run TestShutdownDrains -count=50`: 50/50 passes\n"
+     "2. `go test -race ./...`: every package ok", "CLM009"),
     ("Ran `npm test`: 58/58 passing.\n\nOne thing I couldn't check: I haven't clicked through "
      "the UI by hand.", "CLM001"),
 ])
@@ -198,6 +200,10 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "deno test: 51 passed, 0 failed, 1 ignored \u2014 the ignored one is the test for the new "
     "retry path",
     "Suite is green now, 142/142.\n\nActually, correction: I was running the stale binary.",
+    "- `./gradlew test` \u2192 BUILD SUCCESSFUL\n- note: I put `@Disabled` on "
+    "`UploadServiceTest.streamsLargeFile`, it started failing with the new limit",
+    "`cargo test -p wire-format` passes. Do you want me to also run the full "
+    "`cargo test --workspace`?",
     "I ran `cargo test` and got `test result: ok. 44 passed; 0 failed`, but that was in "
     "`~/old`, not this workspace, so it doesn't reflect these changes.",
     "| Area | Before | After |\n|---|---|---|\n| tests | all 187 passing | 3 failing |",

@@ -219,7 +219,7 @@ RUNNER = r"(?:(?:(?:poetry|uv|pipenv|hatch|pdm|rye) run |bundle exec |(?:npx|bun
          r"flutter test|bazel test|ctest|bats|helm unittest)" \
          r"(?:\s+(?:-{1,2}[\w=.,-]*|\.{0,2}/[\w./-]*|[\w.-]+/[\w./-]*|run))*)"
 # before a failure word of another language: counted as none ("0 Fehler", "ninguno falló")
-_NONE_BEFORE = r"(?<!cero )(?<!zero )(?<!nada )(?<!no )(?<!solo )(?<!único )(?<!única )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )(?<!nenhum pacote )(?<!nenhum teste )(?<!nenhum job )"
+_NONE_BEFORE = r"(?<!vorher )(?<!zuvor )(?<!cero )(?<!zero )(?<!nada )(?<!no )(?<!solo )(?<!único )(?<!única )(?<!ningún )(?<!ninguno )(?<!ninguna )(?<!nenhuma )(?<!nenhum )(?<!sem )(?<!sin )(?<!0 )(?<!keine )(?<!kein )(?<!aucun )(?<!aucune )(?<!sans )(?<!ohne )(?<!einzigen )(?<!nenhum pacote )(?<!nenhum teste )(?<!nenhum job )"
 # kinds of tests that name a part of the suite, or, joined ("unit + e2e"), the suite
 KINDS = r"(?:unit|integration|e2e|end-to-end|smoke|nightly|contract|acceptance|regression|" \
         r"snapshot|component|model|request|system|functional|api|ui|browser)"
@@ -708,7 +708,7 @@ RULES: tuple[ClaimRule, ...] = (
     # that negates or tells of a failure in its own language is no claim
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
-              r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf))|"
+              r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf|fehlgeschlagen))|"
               r"fast|beinahe|presque|casi|quase|a priori|niet|non(?!\s+si\s+(?:è|e)\s+rott)|nenhum\w*(?!\s+(?:(?:pacote|teste|job)s?\s+)?(?:falh|erro|regress|verm|quebr|testes? falh))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
               r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+se\s+(?:rompió|rompio)\s+nada|\s+(?:ci|pipeline|github|gitlab|pr|branch|servidor|commit|job)\b|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"

@@ -94,7 +94,7 @@ _REPORTED = compiled_on_use(r"\b(?:(?:dependabot|renovate|[\w-]+bot|someone else
                        r"the (?:issue|ticket|pr|description|user|reviewer) (?:says?|said|"
                        r"claims?|reports?|states?|mentions?|wrote)|"
                        r"previously(?! (?:failing|broken|red|flaky|skipped))|used to|"
-                       r"before (?:my|the|this|that|(?:i|we)(?!\s+(?:hand|send|push|merge|ship|wrap|open|submit|pass)\w*))\b|before (?:touching|changing|editing) anything\b|for a baseline\b|yesterday(?!\s*:)|earlier today|"
+                       r"before (?:my|the|this|that|(?:i|we)(?!\s+(?:hand|send|push|merge|ship|wrap|open|submit|pass)\w*))\b|before (?:touching|changing|editing) anything\b|for a baseline\b|baseline first\b|yesterday(?!\s*:)|earlier today|"
                        r"(?<!one )last (?:week|time|run(?!\s*:))|(?<!rebased )(?<!rebasing )(?<!rebase )(?<!landed )(?<!lands )(?<!land )on main(?!\s+(?:again|after|now|since|post-merge)\b)|"
                        r"upstream)\b", re.IGNORECASE)
 # what follows a claim and moves it to another time or place: "passed before my change"
@@ -446,6 +446,9 @@ _EXCEPT_FIRST = compiled_on_use(r"\W*(?:except|apart from|other than|save for|bi
 _VERDICT_WORDS = {"ok", "pass", "passed", "passing", "green", "success"}
 
 
+_BRANCH_WORDS = frozenset({"main", "master", "develop", "trunk"})
+
+
 def _blank_unless_runner(match: re.Match[str]) -> str:
     """Inline code naming a test runner reads as its words ("`cargo test` is green",
     "`npm ci && npm test` all pass"), one naming a test reads as "test" ("`test_x`, which was
@@ -453,7 +456,7 @@ def _blank_unless_runner(match: re.Match[str]) -> str:
     inner = match.group(0)[1:-1]
     if _TEST_NAME.fullmatch(inner):
         return " test" + " " * (len(match.group(0)) - 5)
-    if inner.strip().lower() in _VERDICT_WORDS:  # "came back `ok` for every package"
+    if inner.strip().lower() in _VERDICT_WORDS | _BRANCH_WORDS:  # "came back `ok`", "on `main`"
         return " " + inner + " "
     if match.group(0).startswith("`") and _RUNNER_CODE.fullmatch(
             re.split(r"&&|\|\||;", inner)[-1].strip()):
@@ -588,7 +591,9 @@ _NOT_WHOLE = compiled_on_use(
     r"|\bgot through (?:only )?\d+ of \d+\b|\bbefore it (?:crashed|died|hung|timed out)\b|\b(?:is|are) (?:still )?skipping\b"
     r"|,\s*(?:ci|the pipeline|e2e|integration)\s+(?:is\s+)?(?:still\s+)?(?:pending|queued)\b"
     r"|\b(?:targeted|related) (?:tests?|specs?)\b|\b(?:tests?|specs?) related to (?:the )?(?:changed|touched|modified) files\b|\b(?:tests?|specs?) (?:for|of|covering|related to) the (?:changed|touched|modified) (?:files?|code|modules?)\b"
-    r"|\bonly ran what(?:'s| is| was) (?:related|relevant)\b|\bshould (?:i|we) run the (?:full|whole|entire|complete)\b"
+    r"|\bonly ran what(?:'s| is| was) (?:related|relevant)\b|\bonly ran (?:that|this|the) (?:one )?(?:file|test|spec)\b"
+    r"|\b(?:not sure|unsure) about the (?:other|remaining) (?:suites?|tests?|modules?)\b|\bwant me to (?:also )?run the (?:full|whole|entire|rest)\b"
+    r"|\bwas skipped because\b|\b(?:can't|cannot|couldn't) be collected\b|\bshould (?:i|we) run the (?:full|whole|entire|complete)\b"
     r"|\b(?:leave|leaving|left) (?:those|them|that|these|the rest) (?:to|for) (?:ci|the pipeline|later|tomorrow)\b"
     r"|\b(?:i'd|i would|i'll|we'd|we should|you should|you'll want to)\s+(?:still\s+)?(?:run|kick off|do)\s+(?:the\s+|a\s+)?(?:full|whole|entire|complete)\b"
     r"|\bjust the (?:module|package|file|folder|crate|tests?|ones?) (?:i|we) (?:touched|changed)\b"
@@ -1180,7 +1185,8 @@ def _of_the_tests(text: str, claims: list[Claim]) -> list[Claim]:
                 and all(_LINT_TICK.search(c.sentence) for c in ticks):
             return []
     # a run its message says was filtered ("ran it with `--spec ...`"), and nothing told whole
-    if _FILTERED.search(text) and not _WHOLE_TOO.search(text):
+    # (go's every package, unfiltered, is: "`go test -run X` 50/50; `go test -race ./...` ok")
+    if _FILTERED.search(text) and not _whole_told(text):
         return []
     # one kind of tests said not to have run: a pass of another kind is a part ("Integration
     # tests against the mock IdP were not run ... ✅ unit tests pass")
@@ -1216,6 +1222,8 @@ _PACKAGE_RUN = compiled_on_use(r"\bcargo (?:test|nextest run)\b[^`\n]*?\s(?:-p|-
                                 r"|\b(?:mvn|mvnw)\b[^`\n]*?\s(?:-pl|--projects)[\s=]+[\w:]"
                                 r"|\bgo test(?:\s+-[\w.=-]+)*\s+\./(?!\.\.\.)\w"
                                 r"|\bgradlew?(?:\s+-[\w.=-]+)*\s+(?::[\w-]+)+:\w*(?:test|check)\w*", re.IGNORECASE)
+_GO_EVERY_PACKAGE = compiled_on_use(r"\bgo test(?: -(?!short\b|run\b)[\w=.-]+)* \./\.\.\.(?![\w/])")
+_GO_SHORT = compiled_on_use(r"(?<![\w-])-short\b")
 _GO_ALL = compiled_on_use(r"(?<![\w/.])\./\.\.\.(?![\w/])")  # go's every package, told beside it
 _A_CHECK_JOB = compiled_on_use(r"\b(?:build|lint|typecheck|type-check|docs|format)\s+(?:jobs?|steps?|checks?)\b",
                                re.IGNORECASE)
@@ -1383,8 +1391,11 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:foi|foram|fue|fueron) (?:pulad|omitid|saltad)[oa]s?|se (?:saltó|saltaron)|só o job|solo el job|"
                         r"before (?:its|their|the|any) tests (?:could|got to) run\b|stopped with (?:a )?compile error|"
                         r"(?:doesn't|does not|didn't|did not) reflect (?:these|the|my|this) changes?\b|\bnot this (?:workspace|repo|checkout)\b|"
-                        r"^\W*(?:actually,?\s+)?correction\s*:|\b(?:was|were) (?:running|testing) (?:the |an )?(?:stale|old|outdated) (?:binary|build)\b|"
+                        r"^\W*(?:actually,?\s+)?correction(?=\s*:)|\b(?:was|were) (?:running|testing) (?:the |an )?(?:stale|old|outdated) (?:binary|build)\b|"
                         r"\bneeds? (?:a )?fix(?:ing)? before (?:merge|merging|we merge)\b|"
+                        r"\bafter the (?:test )?run,?\s+(?:i\s+)?(?:applied|changed|made|pushed|added|edited|tweaked|renamed)\b|"
+                        r"(?:i|we|i've)\s+(?:put|added|slapped|stuck)\s{2,}on(?=\s+(?:test\b|\s))|\boverges?lagen\b|"
+                        r"konnte ich (?:\w+ ){0,2}nicht ausführen|\bnicht ausgeführt\b|\ba été annulée?\b|\bwurde abgebrochen\b|"
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
@@ -1418,7 +1429,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"\b(?:doesn't|does not|don't|do not) have any tests\b|\bhas no tests\b|\bthere are no tests\b|"
                          r"\bexecuted 0 out of \d+ tests?\b|\bno test (?:runner|script|suite|setup|harness)\b(?:\s+(?:is\s+)?(?:set up|configured|in (?:this|the) repo))?|"
                          r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\bgradlew? (?:\S+ )*-x test\b|\b0 (?:examples|specs),|\b0 tests,"
-                         r"|\bnothing (?:actually |really )?(?:ran|was run|got run)\b"
+                         r"|\bnothing (?:actually |really )?(?:ran|was run|got run|executed)\b"
                          r"|\b0 passed\b(?!, 0 total)(?![^\n]*\b[1-9]\d* (?:passed|failed))|\btests:\s+0 passed, 0 total\b"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
 # tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
@@ -1467,10 +1478,17 @@ _PASSED_SKIPPED = re.compile(r"\b(\d+) passed\b[^\n]*?\b(\d+) skipped\b|\b(\d+) 
                              re.IGNORECASE)
 
 
+def _whole_told(text: str) -> bool:
+    """TEXT tells of the whole suite beside a filtered run: "the full suite passes too", or
+    go's every package unfiltered ("`go test -run X` 50/50; `go test -race ./...` ok")."""
+    return _WHOLE_TOO.search(text) is not None \
+        or (_GO_EVERY_PACKAGE.search(text) is not None and _GO_SHORT.search(text) is None)
+
+
 def _a_selection(text: str, filters: bool = True) -> bool:
     """TEXT shows a run of part of the suite: its counts say most of it was left out, or (with
     FILTERS) its command filters the tests."""
-    if filters and _FILTERED.search(text) and not _WHOLE_TOO.search(text):
+    if filters and _FILTERED.search(text) and not _whole_told(text):
         return True
     for m in _SELECTED.finditer(text):
         if m["all"] is None or int(m["ran"]) < int(m["all"]):
