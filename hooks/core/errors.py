@@ -9,6 +9,7 @@ by default.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from collections.abc import Sequence
 from hooks.core.exits import CONFIG as CONFIG_ERROR
 from hooks.core.exits import INTERNAL as INTERNAL_ERROR
 from hooks.core.exits import INTERRUPTED
+from hooks.core.exits import IO as IO_ERROR
 from hooks.core.exits import USAGE as USAGE_ERROR
 
 TYPE_CHECKING = False
@@ -24,7 +26,12 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 
-__all__ = ["CONFIG_ERROR", "INTERNAL_ERROR", "INTERRUPTED", "USAGE_ERROR", "UserError"]
+__all__ = ["CONFIG_ERROR", "INTERNAL_ERROR", "INTERRUPTED", "IO_ERROR", "USAGE_ERROR", "UserError"]
+
+# what the machine, not receipt-hooks, did wrong: a full disk or quota, a read-only file system,
+# a file the user may not write or read, a failing device
+_MACHINE_ERRNOS = frozenset(getattr(errno, name) for name in (
+    "ENOSPC", "EDQUOT", "EROFS", "EACCES", "EPERM", "EIO", "EFBIG") if hasattr(errno, name))
 
 
 class UserError(Exception):
@@ -38,6 +45,31 @@ class UserError(Exception):
 def say(message: str) -> None:
     """One line on stderr; a closed or broken stderr loses the line, never the verdict."""
     write_text(sys.stderr, message + "\n")
+
+
+def machine_error(error: BaseException) -> OSError | None:
+    """ERROR when the machine caused it (``_MACHINE_ERRNOS``), else None."""
+    return error if isinstance(error, OSError) and error.errno in _MACHINE_ERRNOS else None
+
+
+def describe_machine_error(error: OSError, what: str = "a file") -> str:
+    """ "cannot write or read .git/index: No space left on device: free some space and run it
+    again" (WHAT names it when the error does not)."""
+    if error.filename is not None:
+        what = os.fsdecode(error.filename)
+    return f"cannot write or read {what}: {error.strerror or error}: {machine_fix(error)}"
+
+
+def machine_fix(error: OSError) -> str:
+    """What to do about ERROR: "free some space and run it again", or the permissions."""
+    if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "make it writable (or choose another path) and run it again"
+    if error.errno == errno.EIO:
+        return "check the disk and run it again"
+    return "free some space and run it again"
+
+
+_lost_output: list[OSError] = []  # stdout writes the machine refused (a full disk under > file)
 
 
 def write_text(stream: TextIO | None, text: str) -> None:
@@ -57,7 +89,10 @@ def write_text(stream: TextIO | None, text: str) -> None:
         stream.flush()
     except BrokenPipeError:
         end_of_output(stream)
-    except (OSError, ValueError, AttributeError):
+    except OSError as e:
+        if stream is sys.stdout and machine_error(e):
+            _lost_output.append(e)
+    except (ValueError, AttributeError):
         pass
 
 
@@ -71,7 +106,10 @@ def write_bytes(data: bytes) -> None:
         out.flush()
     except BrokenPipeError:
         end_of_output(sys.stdout)
-    except (OSError, ValueError):
+    except OSError as e:
+        if machine_error(e):
+            _lost_output.append(e)
+    except ValueError:
         pass
 
 
@@ -105,7 +143,10 @@ def flush_output() -> None:
                 stream.flush()
         except BrokenPipeError:
             end_of_output(stream)
-        except (OSError, ValueError, AttributeError):
+        except OSError as e:
+            if stream is sys.stdout and machine_error(e):
+                _lost_output.append(e)
+        except (ValueError, AttributeError):
             pass
 
 
@@ -169,18 +210,29 @@ def guarded(prog: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
     def wrap(main: Callable[..., int]) -> Callable[..., int]:
         def run(argv: Sequence[str] | None = None) -> int:
             keep_standard_fds()
+            _lost_output.clear()
             try:
-                return main(argv)
+                code = main(argv)
             except UserError as e:
                 say(str(e) if str(e).startswith(prog) else f"{prog}: {e}")
-                return e.code
+                code = e.code
             except KeyboardInterrupt:
                 say(f"{prog}: interrupted")
-                return INTERRUPTED
+                code = INTERRUPTED
             except Exception as e:  # the promise is one line, never a traceback
-                return report_bug(prog, e)
+                refused = machine_error(e)
+                if refused is None:
+                    return report_bug(prog, e)
+                say(f"{prog}: {describe_machine_error(refused)}")
+                code = IO_ERROR
             finally:
                 flush_output()  # what is still buffered, before Python's own flush at exit
+            # a success whose output the machine refused is no success: "receipt attest > f"
+            # on a full disk would leave nothing and exit 0 (a verdict keeps its own code)
+            if code == 0 and _lost_output:
+                say(f"{prog}: {describe_machine_error(_lost_output[0], 'stdout')}")
+                return IO_ERROR
+            return code
 
         run.__doc__ = main.__doc__
         return run

@@ -4,7 +4,8 @@
 test keeps the written copies equal to it. Findings are 1 (the hooks, ``receipt skips``,
 ``ledger check``, ``claims``, ``doctor``); the receipt check's verdicts are 2-6; the fuse's are 42
 and 43; a mistake in how a command was called or configured is 64 or 78 (sysexits' EX_USAGE and
-EX_CONFIG), so CI can tell a broken setup from a finding.
+EX_CONFIG), so CI can tell a broken setup from a finding; a machine that cannot write what the
+command must write (a full disk, a read-only or forbidden file) is 74 (EX_IOERR).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ FUSE_BLOWN = 42
 ENV_CONTRACT = 43
 USAGE = 64
 INTERNAL = 70
+IO = 74
 CONFIG = 78
 INTERRUPTED = 130
 
@@ -56,6 +58,9 @@ TABLE: tuple[tuple[int, str, dict[str, str]], ...] = (
     (INTERNAL, "internal error", {group: "internal error: a bug in receipt-hooks (one line "
                                          "names the file with the traceback)"
                                   for group, _, _ in GROUPS}),
+    (IO, "i/o error", {group: "i/o error: the disk is full, or a file the command must write or "
+                              "read is read-only or forbidden (one line names it)"
+                       for group, _, _ in GROUPS}),
     (CONFIG, "config error", {group: "config error: the repository's config is unreadable "
                                      "or invalid"
                               for group, _, _ in GROUPS}),
