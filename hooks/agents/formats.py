@@ -51,8 +51,15 @@ class Answer:
 
 
 def _string(payload: dict[str, Any], key: str) -> str | None:
+    """The text at KEY as text can be: a lone surrogate (JSON's "\\ud800") is replaced, and a
+    NUL ends nothing but reads as absent in a path ("transcript_path": "a\\u0000b")."""
     value = payload.get(key)
-    return value if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    value = value.encode("utf-8", "replace").decode("utf-8")
+    if "\0" in value:
+        return None if key.endswith("path") else value.replace("\0", "")
+    return value
 
 
 def _flag(payload: dict[str, Any], key: str) -> bool | None:
@@ -70,8 +77,9 @@ def _message(payload: dict[str, Any], key: str | None) -> str | None:
 
 def _session(payload: dict[str, Any], *keys: str) -> str:
     for key in keys:
-        if _string(payload, key):
-            return str(payload[key])
+        value = _string(payload, key)
+        if value:
+            return value
     return "unknown"
 
 

@@ -69,7 +69,7 @@ def read_input(agent: AgentFormat, raw: bytes) -> HookInput:
         # a byte that is not UTF-8 (a stray one in the message) is replaced, not a reason to
         # drop the whole message
         payload = json.loads(raw.decode("utf-8", "replace") if raw else "{}")
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:  # (nested deeper than Python's stack)
         _note(f"the {agent.name} hook input is not JSON ({e}): judging the work tree without "
               f"the message")
         return UNREAD

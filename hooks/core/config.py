@@ -276,6 +276,8 @@ def _parse(raw: bytes, name: str) -> dict[str, Any]:
         return parsed
     except UnicodeDecodeError as e:
         raise ConfigError(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})") from e
+    except RecursionError as e:  # arrays or tables nested deeper than Python's stack
+        raise ConfigError(f"{name}: not valid TOML here: nested too deeply to read") from e
     except tomllib.TOMLDecodeError as e:
         found = re.search(r"\(at line (\d+), column \d+\)", str(e))
         line = found.group(1) if found else max(len(raw.splitlines()), 1)  # end of document

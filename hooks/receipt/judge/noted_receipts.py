@@ -17,6 +17,7 @@ from hooks.core.cmdline import quoted
 from hooks.core.output import Finding
 from hooks.receipt.store import layout
 from hooks.receipt.store.load import LoadedReceipt
+from hooks.receipt.store.load import beyond_schema
 from hooks.receipt.store.notes import NOTES_REF
 from hooks.receipt.store.notes import canonical
 from hooks.receipt.store.notes import receipts_for
@@ -88,6 +89,8 @@ class NotedReceipts:
         """A note receipt checked against its schema, as a file receipt would be."""
         errors = schemas.validate_remembered(layout.schema_file(data), canonical(data), data,
                                              memo)
+        problem = None if errors else beyond_schema(data)
+        errors = [*errors, problem] if problem else errors
         return LoadedReceipt(data=data, findings=[
             Finding(f"{shown} is not a valid receipt: {err}: run "
                     f"{quoted(layout.rerun_hint(data))}",

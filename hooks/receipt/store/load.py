@@ -67,20 +67,34 @@ def load(path: str, shown_path: str, memo: str | None) -> LoadedReceipt:
                     INVALID, "invalid")
             for err in errors
         ])
-    log = data["output"]["log"]
-    if log is not None and not inside_repository(log):
+    problem = beyond_schema(data)
+    if problem:
         return LoadedReceipt(data=data, findings=[Finding(
-            f"{shown_path} is not a valid receipt: output.log {printable(log)!r} is outside the "
-            f"repository (a log is named relative to its root): run {quoted(rerun_hint(data))}",
+            f"{shown_path} is not a valid receipt: {problem}: run {quoted(rerun_hint(data))}",
             INVALID, "invalid")])
     return LoadedReceipt(data=data)
+
+
+def beyond_schema(data: dict[str, Any]) -> str | None:
+    """What makes schema-valid DATA no receipt all the same: text that is not text (a lone
+    surrogate, which JSON's "\\ud800" escape can write), or a log named outside the repository."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError):
+        return "it holds a lone surrogate (a \\ud800-style escape), which is not text"
+    output = data.get("output")
+    log = output.get("log") if isinstance(output, dict) else None
+    if isinstance(log, str) and not inside_repository(log):
+        return (f"output.log {printable(log)!r} is outside the repository (a log is named "
+                f"relative to its root)")
+    return None
 
 
 def inside_repository(path: str) -> bool:
     """PATH is relative and stays inside the repository (no .., no leading /, not .git)."""
     parts = path.replace("\\", "/").split("/")
     return (not os.path.isabs(path) and not path.startswith("/") and ".." not in parts
-            and parts[0] != ".git" and "" not in parts)
+            and parts[0] != ".git" and "" not in parts and "\0" not in path)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

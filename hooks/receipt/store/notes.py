@@ -43,7 +43,11 @@ MAX_NOTE_BYTES = 8 << 20
 
 def digest(receipt: dict[str, Any]) -> str:
     text = json.dumps(receipt, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return digests.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate from a "\\ud800" escape: no receipt, but kept
+        raw = text.encode("utf-8", "surrogatepass")
+    return digests.sha256(raw).hexdigest()
 
 
 def canonical(receipt: dict[str, Any]) -> bytes:

@@ -1,0 +1,89 @@
+"""Input built to break the reader: a config nested deeper than Python's stack, a receipt or
+note holding a lone surrogate or a NUL, a stop event the hook cannot decode. Each is one line
+and a documented exit code (the stop hook: judged on the work tree without the message),
+never exit 70 and never a stop let through."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from conftest import Repo
+
+PY = sys.executable
+DEEP_CONFIG = "a = " + "[" * 600 + "]" * 600 + "\n"
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    (".receipt-hooks.toml", DEEP_CONFIG),
+    ("pyproject.toml", "[tool.receipt-hooks]\n" + DEEP_CONFIG),
+], ids=["own-file", "pyproject"])
+def test_a_config_nested_deeper_than_the_stack_is_a_config_error(repo: Repo, name: str,
+                                                                 text: str) -> None:
+    repo.commit("init", **{name: text})
+    ran = repo.run("no-inserted-skips")
+    assert ran.code == 78, ran.err
+    assert ran.err == f"no-inserted-skips: {name}: not valid TOML here: nested too deeply to read\n"
+
+
+def test_the_stop_hook_holds_the_stop_under_a_config_nested_too_deeply(repo: Repo) -> None:
+    repo.commit("init", **{".receipt-hooks.toml": DEEP_CONFIG})
+    ran = repo.run("receipt", "agent-hook", "--agent", "claude-code", stdin="{}")
+    assert ran.code == 0, ran.err
+    assert json.loads(ran.out)["decision"] == "block"
+    assert "nested too deeply to read" in json.loads(ran.out)["reason"]
+
+
+@pytest.mark.parametrize("event", [
+    "[" * 200_000 + "]" * 200_000,
+    '{"session_id": "s", "transcript_path": "a\\u0000b"}',
+    '{"session_id": "\\ud800", "last_assistant_message": "All tests pass."}',
+], ids=["nested-too-deeply", "nul-in-path", "lone-surrogate"])
+def test_a_stop_event_the_hook_cannot_take_as_it_is_still_judges_the_tree(repo: Repo,
+                                                                         event: str) -> None:
+    repo.commit("init")
+    repo.write("new.py", "x = 1\n")  # a change no receipt covers
+    ran = repo.run("receipt", "agent-hook", "--agent", "claude-code", stdin=event)
+    assert ran.code == 0, ran.err
+    assert json.loads(ran.out)["decision"] == "block", ran.err
+    assert "letting the stop through" not in ran.err
+
+
+def _green(repo: Repo) -> dict[str, object]:
+    repo.commit("init", **{"test_a.py": "def test_a():\n    pass\n", ".gitignore": "artifacts/\n"})
+    assert repo.receipt("run", "--", PY, "-m", "pytest", "-q", "-p", "no:cacheprovider").code == 0
+    receipt: dict[str, object] = json.loads(
+        (repo.path / "artifacts" / "test-receipt.json").read_text())
+    return receipt
+
+
+def test_a_receipt_holding_a_lone_surrogate_is_not_a_receipt(repo: Repo) -> None:
+    receipt = _green(repo)
+    text = json.dumps(receipt).replace('"command": "', '"command": "\\ud800', 1)
+    (repo.path / "artifacts" / "test-receipt.json").write_text(text)
+    ran = repo.receipt("check")
+    assert ran.code == 5, ran.err
+    assert "is not a valid receipt: it holds a lone surrogate (a \\ud800-style escape), which " \
+           "is not text" in ran.out
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    ({"command": "\ud800"}, "it holds a lone surrogate"),
+    ({"output": "a\x00b"}, "output.log 'a\\x00b' is outside the repository"),
+], ids=["lone-surrogate", "nul-in-the-log"])
+def test_a_note_holding_what_is_no_text_or_no_path_is_not_a_receipt(
+        repo: Repo, change: dict[str, str], why: str) -> None:
+    receipt = _green(repo)
+    if "output" in change:
+        receipt["output"] = {**receipt["output"], "log": change["output"]}  # type: ignore[dict-item]
+    else:
+        receipt.update(change)
+    tree = repo.git("rev-parse", "HEAD^{tree}")
+    repo.run("git", "notes", "--ref", "receipts", "add", "-f", "-m",
+             json.dumps([receipt]), tree)
+    repo.run("rm", "-r", "artifacts")
+    for argv in (["verify", "--head", "--policy-from", "HEAD"], ["check"], ["show"]):
+        ran = repo.receipt(*argv)
+        assert ran.code == 5, (argv, ran.err)
+        assert why in ran.out, (argv, ran.out)
