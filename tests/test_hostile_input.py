@@ -87,3 +87,17 @@ def test_a_note_holding_what_is_no_text_or_no_path_is_not_a_receipt(
         ran = repo.receipt(*argv)
         assert ran.code == 5, (argv, ran.err)
         assert why in ran.out, (argv, ran.out)
+
+
+def test_git_failing_is_said_in_its_own_words_not_its_closing_hint(repo: Repo) -> None:
+    repo.commit("init")
+    ran = repo.receipt("publish")
+    assert ran.code == 64, ran.err
+    assert ran.err == "receipt: fatal: 'origin' does not appear to be a git repository\n"
+
+
+def test_a_directory_named_as_the_allowed_signers_file_is_said_to_be_one(repo: Repo) -> None:
+    repo.commit("init")
+    ran = repo.run("check-receipt", "--allowed-signers", str(repo.path))
+    assert ran.code == 64, ran.err
+    assert ran.err == f"check-receipt: allowed-signers file {repo.path} is not a file\n"

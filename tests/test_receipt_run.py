@@ -165,6 +165,17 @@ def test_receipt_and_log_paths_are_left_out_of_the_tree_and_warned_when_not_igno
                          "overwrite it; delete it or add 'artifacts/' to .gitignore\n")
 
 
+def test_the_advice_for_a_receipt_at_the_root_works_when_followed(repo: Repo) -> None:
+    repo.write(".gitignore", "")
+    repo.commit("init", a="1\n")
+    repo.write("mine.json", "hi\n")
+    refused = repo.run("receipt", "run", "--receipt", "mine.json", "--", "true")
+    assert refused.code == USAGE_ERROR, refused.both
+    assert refused.err.endswith("delete it or add '/mine.json' to .gitignore\n"), refused.err
+    repo.write(".gitignore", "/mine.json\n")
+    assert repo.run("receipt", "run", "--receipt", "mine.json", "--", "true").code == 0
+
+
 @pytest.mark.parametrize("option", ["--receipt", "--log"])
 def test_a_file_the_tests_read_cannot_be_hidden_as_the_receipt_or_log(
         repo: Repo, option: str) -> None:

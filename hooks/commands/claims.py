@@ -52,7 +52,7 @@ def _read(name: str) -> str:
     except FileNotFoundError:
         raise UserError(f"receipt claims: {name}: no such file") from None
     except UnreadableFile as e:
-        raise UserError(f"receipt claims: {name}: cannot read it: it {e}") from None
+        raise UserError(f"receipt claims: {name}: it {e}") from None
 
 
 def _list_rules() -> int:

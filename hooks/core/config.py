@@ -222,7 +222,7 @@ def _read(path: str) -> bytes | None:
     except FileNotFoundError:
         return None
     except UnreadableFile as e:
-        raise ConfigError(f"{os.path.basename(path)}: cannot read the config: it {e}") from e
+        raise ConfigError(f"{os.path.basename(path)}: the config {e}") from e
 
 
 def _memo_path(memo_dir: str, name: str, raw: bytes) -> str:

@@ -29,7 +29,7 @@ def read_bounded(path: str, limit: int) -> bytes:
     except OSError as e:
         if e.errno == errno.ENOENT:
             raise FileNotFoundError(path) from e
-        raise UnreadableFile(e.strerror or str(e)) from e
+        raise UnreadableFile(f"cannot be read ({e.strerror or e})") from e
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -51,7 +51,7 @@ def read_bounded(path: str, limit: int) -> bytes:
             raise UnreadableFile(f"is over the {limit} byte limit")
         return data
     except OSError as e:
-        raise UnreadableFile(e.strerror or str(e)) from e
+        raise UnreadableFile(f"cannot be read ({e.strerror or e})") from e
     finally:
         os.close(fd)
 

@@ -39,7 +39,8 @@ REPO_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_PREFIX"
 
 
 class GitError(UserError):
-    """git exited non-zero; the message is git's own last line, ``stderr`` all it said."""
+    """git exited non-zero; the message is git's own first fatal or error line (else its last),
+    ``stderr`` all it said."""
 
     stderr = ""
 
@@ -106,7 +107,10 @@ def checked(args: tuple[str, ...], code: int, stdout: bytes, stderr: bytes) -> b
     """STDOUT of ``git ARGS`` that exited CODE; GitError with git's message when it failed."""
     if code != 0:
         message = stderr.decode("utf-8", "replace").strip().splitlines()
-        text = message[-1] if message else f"git {args[0]} exited {code}"
+        # git's first fatal or error line says what went wrong; its last is often a hint
+        # ("and the repository exists.")
+        said = [line for line in message if line.startswith(("fatal:", "error:"))]
+        text = said[0] if said else message[-1] if message else f"git {args[0]} exited {code}"
         if "not a git repository" in text:
             raise NotAGitRepository("not a git repository (nor any parent directory): run it "
                                     "inside the git work tree it is about")

@@ -109,7 +109,8 @@ def allowed_signers_file(given: str | None, root: str, must_exist: bool = True) 
 
 def must_be_a_file(path: str) -> None:
     if not os.path.isfile(path):
-        raise UserError(f"allowed-signers file {path} does not exist")
+        what = "is not a file" if os.path.exists(path) else "does not exist"
+        raise UserError(f"allowed-signers file {path} {what}")
 
 
 def trusted(signers: Signers, root: str, policy_commit: str | None,

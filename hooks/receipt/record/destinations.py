@@ -126,7 +126,9 @@ def resolve(paths: git.RepoPaths, receipt_arg: str | None, log_arg: str | None,
     for option, given, path, rel in inside:
         if rel in tracked or rel in ignored:
             continue
-        ignore = f"'{os.path.dirname(rel) or rel}/'"
+        # its folder when it has one ("artifacts/"); a file at the root is ignored by its own
+        # name ("/mine.json": "mine.json/" would match only a directory)
+        ignore = f"'{os.path.dirname(rel)}/'" if os.path.dirname(rel) else f"'/{rel}'"
         if os.path.lexists(path):
             # the run leaves its own files out of the tree it records, then replaces them: a
             # file already there would be read by the tests and recorded nowhere
