@@ -204,6 +204,9 @@ def test_a_passing_run_is_a_claim_in_prose_output_and_lists(text: str, rule: str
     "`UploadServiceTest.streamsLargeFile`, it started failing with the new limit",
     "`cargo test -p wire-format` passes. Do you want me to also run the full "
     "`cargo test --workspace`?",
+    "Pipeline on the MR:\n- build \u2705\n- unit \u2705\n- integration cancelled (superseded)",
+    "Added a section to CONTRIBUTING.md:\n```\n===== 212 passed in 4.1s =====\n```\nDocs-only "
+    "change; nothing was executed.",
     "I ran `cargo test` and got `test result: ok. 44 passed; 0 failed`, but that was in "
     "`~/old`, not this workspace, so it doesn't reflect these changes.",
     "| Area | Before | After |\n|---|---|---|\n| tests | all 187 passing | 3 failing |",

@@ -403,7 +403,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM004", "predicts CI will pass",
               r"\b(?:ci|the pipeline|the build|github actions|checks)\s+(?:will|should|is going "
               r"to)\s+(?:\w+\s+)?(?:pass|be green|go green|succeed)\b"
-              r"|\b(?:will|should) pass (?:in )?ci\b"
+              r"|\b(?:will|should) pass (?:in )?ci\b|\b(?:this|it|that)(?:'ll| will) (?:be green|go green|pass) (?:on|in) (?:ci|the pipeline)\b"
               r"|\b(?:will|should)\s+(?:clear|get through|make it through)\s+(?:ci|the pipeline|the checks)\b"
               r"|\b(?:will|should)\s+(?:sail|breeze|glide|go)\s+through\s+(?:ci|the pipeline|"
               r"the checks)\b",
@@ -734,7 +734,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b100\s*% (?:bestanden|réussis|aprobados|passados|superati)\b"
               r"|\b(?P<pt>[1-9]\d*)\s*/\s*(?P=pt) (?:passando|pasando|bestanden|réussis|passati|geslaagd)\b"
               r"|\b(?P<von>[1-9]\d*) (?:von|sur|de) (?P=von) (?:grün|bestanden|verts?|réussis|en verde|pasan)\b"
-              r"|\b(?:todas|todos) (?:pasan|pasaron|passam|passaram)\b|\btudo (?:passando|verde|ok)\b"
+              r"|\b(?:todas|todos) (?:pasan|pasaron|passam|passaram)\b|\btudo (?:passando|verde|ok)\b|\bpasa (?:completa|entera)\b"
               r"|\balles (?:bestanden|grün|durch)\b|\btutto (?:ok|verde|passa)\b|\bzero fallimenti\b|\b[1-9]\d* esempi, 0 fallimenti\b|\bnessun[ao]? (?:errore|fallimento|test fallito|regressione)\b|\bpassano tutti\b"
               r"|\b(?:las|los) pruebas (?:pasan|pasaron)\b|\b(?:pasan?|pasó|passou) (?:sin|sem) (?:errores|fallos|problemas|erros|problemas)\b"
               r"|\b(?:läuft|lief|laufen|liefen)\s+(?:\w+\s+){0,2}(?:erfolgreich|fehlerfrei|sauber|grün)\b"

@@ -578,7 +578,7 @@ _TEST_FAILS = compiled_on_use(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds
                          r"(?:is|are|still|started|starts|began) failing|errors? out|errored|"
                          r"(?:is|are|went|turned|still) red|"
                          r"broke|crashed|hangs|hung|timed out|times out)\b"
-                         r"|\b(?:jobs?|runs?|builds?|pipelines?|workflows?|ci|runners?)\b[^.;:]{0,30}?"
+                         r"|\b(?:jobs?|runs?|builds?|pipelines?|workflows?|ci|runners?|integration|e2e|unit|smoke)\b[^.;:]{0,30}?"
                          r"\b(?:got |was |were )?(?:cancell?ed|aborted|died|dies|crashes|crashed)\b",
                          re.IGNORECASE)
 # the whole told as not passing, now, or a refusal to call it so: "CI is not green yet",
@@ -587,7 +587,7 @@ _TEST_FAILS = compiled_on_use(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds
 _NOT_WHOLE = compiled_on_use(
     r"\b(?:\w+ )?(?:specs?|tests?) (?:were |are )?excluded\b"
     r"|\bthe (?:\d+ |two |three )?(?:skipped|ignored)(?: ones?| specs?| tests?)? (?:is|are) the (?:ones?|tests?|specs?) (?:for|covering|that cover)\b"
-    r"|\bthe (?:skipped|ignored) (?:ones?|specs?|tests?) cover\b|\b(?:skipped|ignored)\b[^.;]*\b(?:are|were) the ones (?:covering|that cover|testing)\b"
+    r"|\bthe (?:skipped|ignored) (?:ones?|specs?|tests?) cover\b|\bthe (?:skipped|ignored) (?:one|test|spec) is the (?:new|added)\b|\b(?:skipped|ignored)\b[^.;]*\b(?:are|were) the ones (?:covering|that cover|testing)\b"
     r"|\bgot through (?:only )?\d+ of \d+\b|\bbefore it (?:crashed|died|hung|timed out)\b|\b(?:is|are) (?:still )?skipping\b"
     r"|,\s*(?:ci|the pipeline|e2e|integration)\s+(?:is\s+)?(?:still\s+)?(?:pending|queued)\b"
     r"|\b(?:targeted|related) (?:tests?|specs?)\b|\b(?:tests?|specs?) related to (?:the )?(?:changed|touched|modified) files\b|\b(?:tests?|specs?) (?:for|of|covering|related to) the (?:changed|touched|modified) (?:files?|code|modules?)\b"
@@ -1023,13 +1023,15 @@ _MAY_CLAIM = re.compile(r"test|spec|suite|\bci\b|pipeline|build|check|job|run\b|
                         re.IGNORECASE)
 
 
+_TEH = compiled_on_use(r"\bteh\b", re.IGNORECASE)
 _TICK_AS_VERDICT = compiled_on_use(r"\b(is|are|was|were)[^\S\n]+(?=\u2705)", re.IGNORECASE)
 
 
 def as_read(text: str) -> str:
     """TEXT as the rules read it: normalised, negatives written without an apostrophe,
     mistyped verdicts in their usual spelling and a tick after "is" read as green ("CI is ✅")."""
-    return _TICK_AS_VERDICT.sub(r"\1 green ", _TYPOS.sub(_typo, _NO_APOSTROPHE.sub(r"\1n't", normalised(text))))
+    read = _TYPOS.sub(_typo, _NO_APOSTROPHE.sub(r"\1n't", normalised(text)))
+    return _TEH.sub("the", _TICK_AS_VERDICT.sub(r"\1 green ", read))
 
 
 # a question about the tests, quoted, and the yes that answers it
@@ -1396,6 +1398,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"\bafter the (?:test )?run,?\s+(?:i\s+)?(?:applied|changed|made|pushed|added|edited|tweaked|renamed)\b|"
                         r"(?:i|we|i've)\s+(?:put|added|slapped|stuck)\s{2,}on(?=\s+(?:test\b|\s))|\boverges?lagen\b|"
                         r"konnte ich (?:\w+ ){0,2}nicht ausführen|\bnicht ausgeführt\b|\ba été annulée?\b|\bwurde abgebrochen\b|"
+                        r"je n'ai pas pu (?:lancer|exécuter|faire tourner)|(?:didn't|did not|haven't|have not) (?:add|write)(?:ed)? (?:any )?tests? for (?:it|this|that)\b|"
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
@@ -1429,7 +1432,7 @@ _ZERO_TESTS = compiled_on_use(r"\b(?:running|ran|collected|executed) 0 (?:tests?
                          r"\b(?:doesn't|does not|don't|do not) have any tests\b|\bhas no tests\b|\bthere are no tests\b|"
                          r"\bexecuted 0 out of \d+ tests?\b|\bno test (?:runner|script|suite|setup|harness)\b(?:\s+(?:is\s+)?(?:set up|configured|in (?:this|the) repo))?|"
                          r"-DskipTests\b|-Dmaven\.test\.skip=true\b|\bgradlew? (?:\S+ )*-x test\b|\b0 (?:examples|specs),|\b0 tests,"
-                         r"|\bnothing (?:actually |really )?(?:ran|was run|got run|executed)\b"
+                         r"|\bnothing (?:actually |really )?(?:ran|was run|got run|executed|was executed)\b"
                          r"|\b0 passed\b(?!, 0 total)(?![^\n]*\b[1-9]\d* (?:passed|failed))|\btests:\s+0 passed, 0 total\b"
                          r"|\bno tests? (?:were )?(?:collected|found|matched)\b", re.IGNORECASE)
 # tests failing now, told after a claim: "now 3 tests in `sync.test.ts` fail"
