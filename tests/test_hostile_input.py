@@ -101,3 +101,15 @@ def test_a_directory_named_as_the_allowed_signers_file_is_said_to_be_one(repo: R
     ran = repo.run("check-receipt", "--allowed-signers", str(repo.path))
     assert ran.code == 64, ran.err
     assert ran.err == f"check-receipt: allowed-signers file {repo.path} is not a file\n"
+
+
+def test_nan_is_no_budget_on_the_command_line_or_in_the_config(repo: Repo) -> None:
+    repo.commit("init", **{"pyproject.toml": "[tool.receipt-hooks.fuse]\nbudget = 3\n"})
+    ran = repo.receipt("fuse", "--budget", "nan", "--", "true")
+    assert ran.code == 64, ran.err
+    assert "argument --budget: not a number of seconds: 'nan'" in ran.err
+    repo.commit("nan", **{"pyproject.toml": "[tool.receipt-hooks.fuse]\nbudget = nan\n"})
+    ran = repo.receipt("fuse", "--once", "--", "true")
+    assert ran.code == 78, ran.err
+    assert ran.err == ("receipt: pyproject.toml: tool.receipt-hooks.fuse.budget = nan: not a "
+                       "number a setting takes\n")

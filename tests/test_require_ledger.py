@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from conftest import Repo
 from conftest import precommit_config
@@ -33,6 +34,24 @@ def test_src_change_without_hypothesis_is_refused_then_accepted(repo: Repo) -> N
     accepted = repo.run(HOOK)
     assert accepted.code == 0, accepted.out
     assert accepted.out == ""
+
+
+def test_a_submodule_added_or_moved_under_src_needs_a_hypothesis(repo: Repo,
+                                                                 tmp_path: Path) -> None:
+    library = Repo(tmp_path / "library")
+    library.commit("v1", **{"lib.py": "x = 1\n"})
+    repo.commit("init", README="x\n")
+    repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library.path),
+             "src/vendor")
+    refused = repo.run(HOOK)
+    assert refused.code == 1, refused.out
+    assert refused.out.startswith(f"src/vendor changed but {LEDGER} gains no hypothesis"), \
+        refused.out
+    repo.git("commit", "-qm", "vendor", "--no-verify")
+    library.commit("v2", **{"lib.py": "x = 2\n"})
+    repo.git("-C", "src/vendor", "pull", "-q", "origin", "HEAD")
+    repo.git("add", "src/vendor")  # the pinned commit moves
+    assert repo.run(HOOK).code == 1
 
 
 def test_changes_outside_src_need_no_hypothesis(repo: Repo) -> None:

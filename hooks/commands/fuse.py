@@ -9,6 +9,7 @@ keeps the history in a state file, for agents that call their test command once 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Callable
 from collections.abc import Sequence
@@ -77,6 +78,8 @@ def _positive(text: str, convert: Callable[[str], float], what: str, least: str)
         value = convert(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+    if math.isnan(value):  # no comparison holds for nan, so no cap or budget would hold it
+        raise argparse.ArgumentTypeError(f"not {what}: {text!r}")
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be {least}: {text!r}")
     return value

@@ -273,6 +273,7 @@ def _parse(raw: bytes, name: str) -> dict[str, Any]:
         import tomli as tomllib  # type: ignore[no-redef,import-not-found,unused-ignore]
     try:
         parsed: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
+        _finite(parsed, name)
         return parsed
     except UnicodeDecodeError as e:
         raise ConfigError(f"{name}: not UTF-8 text ({e.reason} at byte {e.start})") from e
@@ -284,6 +285,22 @@ def _parse(raw: bytes, name: str) -> dict[str, Any]:
         reason = re.sub(r"\s*\(at (line|end of document).*", "", str(e))
         where = f"{name}:{line}"
         raise ConfigError(f"{where}: not valid TOML: {reason}") from e
+
+
+def _finite(document: dict[str, Any], name: str) -> None:
+    """TOML's nan and inf are numbers no setting takes: nan passes every bound a schema sets
+    (no comparison with it holds), so a budget of nan would be no budget."""
+    import math
+
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ConfigError(f"{name}: {key} = {value}: not a number a setting takes")
+        if isinstance(value, dict):
+            stack.extend((f"{key}.{k}" if key else k, v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((f"{key}[{i}]", v) for i, v in enumerate(value))
 
 
 def _table(document: dict[str, Any]) -> dict[str, Any] | None:

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 
 def only_comments_changed(path: str, old: bytes | None, new: bytes | None) -> bool:
+    if old is None and new is None:  # content git cannot show here: a submodule's commit
+        return False
     if old is None or new is None or old == new:
         return old == new
     try:
