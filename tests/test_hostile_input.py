@@ -113,3 +113,17 @@ def test_nan_is_no_budget_on_the_command_line_or_in_the_config(repo: Repo) -> No
     assert ran.code == 78, ran.err
     assert ran.err == ("receipt: pyproject.toml: tool.receipt-hooks.fuse.budget = nan: not a "
                        "number a setting takes\n")
+
+
+def test_ledger_list_says_what_it_leaves_out_and_prints_no_escape_codes(repo: Repo) -> None:
+    repo.commit("init")
+    assert repo.receipt("ledger", "add", "the cache key \x1b[31mred", "--test", "pytest").code == 0
+    listed = repo.receipt("ledger", "list", "--open")
+    assert listed.code == 0, listed.err
+    assert "the cache key" in listed.out and "\x1b" not in listed.out
+    ledger = repo.path / "assumption-ledger.jsonl"
+    ledger.write_bytes(ledger.read_bytes().replace(b"\n", b"\r\n"))
+    listed = repo.receipt("ledger", "list", "--open")
+    assert listed.code == 0, listed.err
+    assert listed.err == ("receipt ledger: warning: 1 line of assumption-ledger.jsonl is not valid "
+                          "and not listed: 'receipt ledger check' says why\n")

@@ -265,7 +265,18 @@ def test_odd_file_names(repo: Repo, name: str) -> None:
     stage(repo, name, "@pytest.mark.skip\ndef test_a():\n    assert f()\n")
     result = repo.run(HOOK)
     assert result.code == 1
-    assert f"{name}:1:2: SKP001" in result.out
+    # a name holding a newline is C-quoted, as git quotes it: it cannot start a line of its own
+    shown = '"tests/new\\nline_test.py"' if "\n" in name else name
+    assert f"{shown}:1:2: SKP001" in result.out
+
+
+def test_a_file_name_cannot_write_a_ci_runner_command_line(repo: Repo) -> None:
+    repo.commit("init")
+    stage(repo, "tests/test_\n::stop-commands::zz\n.py",
+          "@pytest.mark.skip\ndef test_a():\n    pass\n")
+    result = repo.run(HOOK, env={"GITHUB_ACTIONS": "true"})
+    assert result.code == 1
+    assert not [line for line in result.out.splitlines() if line.startswith("::stop-commands")]
 
 
 def test_odd_content_is_normal_input(repo: Repo) -> None:

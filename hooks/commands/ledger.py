@@ -9,6 +9,8 @@ from hooks.core import git
 from hooks.core.cmdline import describe
 from hooks.core.output import print_line
 from hooks.core.output import warn
+from hooks.core.text import printable
+from hooks.core.text import printable_path
 from hooks.core.times import utc_now
 from hooks.ledger import lines
 from hooks.ledger import store
@@ -113,7 +115,15 @@ def _list(args: argparse.Namespace, path: str, shown: str) -> int:
     for hid, entry, status in lines.hypotheses_with_status(parsed):
         if args.open and status != "unproven":
             continue
-        print_line(f"{hid:<12} {status:<9} {entry.get('ts', ''):<20} {entry.get('hypothesis', '')}")
+        # (the text as printable: a hypothesis cannot write escape codes or a CI runner's
+        # "::command::" line to the terminal)
+        print_line(f"{printable(hid):<12} {status:<9} {printable(str(entry.get('ts', ''))):<20} "
+                   f"{printable_path(str(entry.get('hypothesis', '')))}")
+    invalid = sum(1 for line in parsed if line.problems)
+    if invalid:
+        warn(f"receipt ledger: warning: {invalid} line{'s' if invalid > 1 else ''} of {shown} "
+             f"{'are' if invalid > 1 else 'is'} not valid and not listed: 'receipt ledger check' "
+             f"says why")
     return 0
 
 

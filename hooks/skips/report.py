@@ -7,6 +7,7 @@ import re
 from hooks.core.output import Finding
 from hooks.core.output import print_findings
 from hooks.core.output import print_line
+from hooks.core.text import printable_path
 from hooks.skips.filescan import FileScan
 from hooks.skips.filescan import Hit
 
@@ -18,15 +19,18 @@ def report(results: list[tuple[Hit, FileScan]], *, allow: bool, ticket: str, fmt
     allowed: list[str] = []
     for hit, scan in sorted(results, key=lambda r: (r[0].path, r[0].line, r[0].rule.id)):
         allowance = scan.allowance_for(hit, ticket_re) if allow else None
-        where = f"{hit.path}:{hit.line}:{hit.col}"
+        # (a name holding a newline or an escape is C-quoted: it cannot start a line of its
+        # own, such as a CI runner's "::stop-commands::")
+        shown = printable_path(hit.path)
+        where = f"{shown}:{hit.line}:{hit.col}"
         if allowance and allowance.honoured:
-            allowed.append(f"allowed: {hit.path}:{hit.line}: {hit.rule.id} -- {allowance.reason}")
+            allowed.append(f"allowed: {shown}:{hit.line}: {hit.rule.id} -- {allowance.reason}")
             continue
         findings.append(Finding(f"{where}: {hit.rule.id} {hit.rule.message}", 1, hit.rule.id,
                                 path=hit.path, line=hit.line, col=hit.col))
         if allowance:
             findings.append(Finding(
-                f"{hit.path}:{allowance.line}:1: allowance not honoured: {allowance.why}",
+                f"{shown}:{allowance.line}:1: allowance not honoured: {allowance.why}",
                 1, "allowance", path=hit.path, line=allowance.line, col=1))
     code = 1 if findings else 0
     if fmt == "json":
