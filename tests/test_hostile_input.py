@@ -127,3 +127,37 @@ def test_ledger_list_says_what_it_leaves_out_and_prints_no_escape_codes(repo: Re
     assert listed.code == 0, listed.err
     assert listed.err == ("receipt ledger: warning: 1 line of assumption-ledger.jsonl is not valid "
                           "and not listed: 'receipt ledger check' says why\n")
+
+
+@pytest.mark.parametrize(("make", "why"), [
+    (lambda p: p.mkdir(), ".pre-commit-config.yaml is not a regular file"),
+    (lambda p: p.write_bytes(b"\xff\xfe\x00r"), ".pre-commit-config.yaml is not UTF-8 text"),
+], ids=["a-directory", "not-utf-8"])
+def test_init_refuses_a_pre_commit_config_it_cannot_edit_and_writes_nothing(
+        repo: Repo, make: object, why: str) -> None:
+    repo.commit("init")
+    assert callable(make)
+    make(repo.path / ".pre-commit-config.yaml")
+    ran = repo.receipt("init", "--test-command", "pytest -q")
+    assert ran.code == 64, ran.err
+    assert ran.err.startswith(f"receipt: {why}"), ran.err
+    assert not (repo.path / ".receipt-hooks.toml").exists()
+
+
+@pytest.mark.parametrize("value", ["\u00b2/\u00b3", "\u0661/\u0662", " 1/2", "1/2 "])
+def test_a_shard_is_written_in_ascii_digits_and_nothing_else(repo: Repo, value: str) -> None:
+    repo.commit("init")
+    ran = repo.receipt("run", "--shard", value, "--", "true")
+    assert ran.code == 64, ran.err
+    assert f"receipt run: --shard {value!r}: expected I/N" in ran.err
+
+
+def test_a_fifo_named_as_the_ledger_is_refused_not_waited_on(repo: Repo) -> None:
+    import os
+
+    repo.commit("init")
+    os.mkfifo(repo.path / "ff")
+    ran = repo.run("receipt", "ledger", "add", "the cache key misses the locale", "--test",
+                   "pytest", "--ledger", "ff", timeout=30)
+    assert ran.code == 64, ran.err
+    assert ran.err == "receipt: ff is not a regular file\n"

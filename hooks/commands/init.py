@@ -168,11 +168,20 @@ class Plan:
 
 
 def _read(root: str, name: str) -> str | None:
+    """NAME's text, None when there is none; refused (nothing written) when it is something
+    receipt init cannot edit: a directory, a device, bytes that are not UTF-8."""
     path = os.path.join(root, name)
-    if not os.path.isfile(path):
+    if not os.path.lexists(path):
         return None
-    with open(path, encoding="utf-8") as f:
-        return f.read()
+    if not os.path.isfile(path):
+        raise UserError(f"{name} is not a regular file: receipt init edits only files; move it "
+                        f"away and run it again")
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError as e:
+        raise UserError(f"{name} is not UTF-8 text ({e.reason} at byte {e.start}): receipt init "
+                        f"edits only text; fix it and run it again") from None
 
 
 def plan_config(plan: Plan, suite: str, force: bool) -> None:

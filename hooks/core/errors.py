@@ -55,8 +55,10 @@ def machine_error(error: BaseException) -> OSError | None:
 def describe_machine_error(error: OSError, what: str = "a file") -> str:
     """ "cannot write or read .git/index: No space left on device: free some space and run it
     again" (WHAT names it when the error does not)."""
-    if error.filename is not None:
-        what = os.fsdecode(error.filename)
+    # a rename names its destination second: the file the user knows
+    named = error.filename2 if error.filename2 is not None else error.filename
+    if named is not None:
+        what = os.fsdecode(named)
     return f"cannot write or read {what}: {error.strerror or error}: {machine_fix(error)}"
 
 

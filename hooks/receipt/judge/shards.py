@@ -20,6 +20,7 @@ The judging code calls ``compose`` from one marked hook-in (``Judge.from_notes``
 from __future__ import annotations
 
 import base64
+import re
 import zlib
 from collections.abc import Sequence
 
@@ -54,9 +55,9 @@ class Split:
 
 def parse_selection(text: str, what: str = "--shard") -> tuple[int, int]:
     """'I/N' read as (I, N), 1 <= I <= N; a one-line usage error otherwise."""
-    index, slash, count = text.partition("/")
-    if slash and index.strip().isdigit() and count.strip().isdigit():
-        i, n = int(index), int(count)
+    found = re.fullmatch(r"([0-9]+)/([0-9]+)", text)  # ASCII digits, nothing around them
+    if found:
+        i, n = int(found[1]), int(found[2])
         if 1 <= i <= n <= MAX_SHARDS:
             return i, n
     raise UserError(f"receipt run: {what} {text!r}: expected I/N, shard I of N, "
