@@ -45,7 +45,7 @@ def test_the_seed_hypothesis_line_is_valid_as_written(repo: Repo) -> None:
 
 def test_a_blank_hypothesis_is_refused_and_nothing_written(repo: Repo) -> None:
     result = repo.run("receipt", "ledger", "add", "   ", "--test", "pytest")
-    assert result.code == 1
+    assert result.code == USAGE_ERROR  # what was asked cannot be written, as documented
     assert result.err.startswith(f"receipt ledger: not written to {LEDGER}: hypothesis: "
                                  f"/hypothesis: '   ': expected text with")
     assert not (repo.path / LEDGER).exists()
@@ -66,7 +66,7 @@ def test_resolve_list_and_open(repo: Repo) -> None:
     assert [row.split()[0] for row in open_only] == [second]
     unknown = receipt_main(repo.path, "ledger", "resolve", "h-00000000", "--status", "proven",
                        "--evidence", "x")
-    assert unknown.code == 1
+    assert unknown.code == USAGE_ERROR
     assert "no hypothesis h-00000000 in" in unknown.err
     assert len(lines(repo)) == 3
 

@@ -7,6 +7,7 @@ import os
 
 from hooks.core import git
 from hooks.core.cmdline import describe
+from hooks.core.errors import USAGE_ERROR
 from hooks.core.output import print_line
 from hooks.core.output import warn
 from hooks.core.text import printable
@@ -77,7 +78,7 @@ def _append_valid(entry: dict[str, object], path: str, shown: str) -> int:
     problems = lines.validation_errors(entry)
     if problems:
         warn(f"receipt ledger: not written to {shown}: {problems[0]}")
-        return 1
+        return USAGE_ERROR  # what was asked cannot be written: a usage error, as documented
     store.append(path, [entry])
     return 0
 
@@ -100,7 +101,7 @@ def _resolve(args: argparse.Namespace, path: str, shown: str) -> int:
     if args.id not in known:
         warn(f"receipt ledger: no hypothesis {args.id} in {shown}: "
              f"'receipt ledger list' shows the ids")
-        return 1
+        return USAGE_ERROR
     entry = {"ts": utc_now(), "resolves": args.id, "status": args.status,
              "evidence": args.evidence}
     code = _append_valid(entry, path, shown)
