@@ -93,9 +93,17 @@ def write_text(stream: TextIO | None, text: str) -> None:
         end_of_output(stream)
     except OSError as e:
         if stream is sys.stdout and machine_error(e):
-            _lost_output.append(e)
+            _output_refused(e)
     except (ValueError, AttributeError):
         pass
+
+
+def _output_refused(error: OSError) -> None:
+    """stdout cannot take more (a full disk under ``> file``): remembered for the exit code,
+    and the rest goes to /dev/null, so Python's own flush at exit does not fail again (which
+    would print an "Exception ignored" and exit 120)."""
+    _lost_output.append(error)
+    end_of_output(sys.stdout)
 
 
 def write_bytes(data: bytes) -> None:
@@ -110,7 +118,7 @@ def write_bytes(data: bytes) -> None:
         end_of_output(sys.stdout)
     except OSError as e:
         if machine_error(e):
-            _lost_output.append(e)
+            _output_refused(e)
     except ValueError:
         pass
 
@@ -147,7 +155,7 @@ def flush_output() -> None:
             end_of_output(stream)
         except OSError as e:
             if stream is sys.stdout and machine_error(e):
-                _lost_output.append(e)
+                _output_refused(e)
         except (ValueError, AttributeError):
             pass
 
