@@ -443,10 +443,9 @@ _TEST_NAME = compiled_on_use(r"test_\w{2,}|\w{2,}_test|Test[A-Z]\w+|[\w./-]+\.(?
 # a clause that starts with an exception: "Alles grün, bis auf `test_export`, der ..."
 _EXCEPT_FIRST = compiled_on_use(r"\W*(?:except|apart from|other than|save for|bis auf|außer|ausser|sauf|"
                                 r"excepto|salvo|exceto)\b", re.IGNORECASE)
-_VERDICT_WORDS = {"ok", "pass", "passed", "passing", "green", "success"}
-
-
-_BRANCH_WORDS = frozenset({"main", "master", "develop", "trunk"})
+# inline code that reads as its word: a verdict ("came back `ok`") or a branch ("on `main`")
+_WORDS_IN_CODE = frozenset({"ok", "pass", "passed", "passing", "green", "success",
+                            "main", "master", "develop", "trunk"})
 
 
 def _blank_unless_runner(match: re.Match[str]) -> str:
@@ -456,7 +455,7 @@ def _blank_unless_runner(match: re.Match[str]) -> str:
     inner = match.group(0)[1:-1]
     if _TEST_NAME.fullmatch(inner):
         return " test" + " " * (len(match.group(0)) - 5)
-    if inner.strip().lower() in _VERDICT_WORDS | _BRANCH_WORDS:  # "came back `ok`", "on `main`"
+    if inner.strip().lower() in _WORDS_IN_CODE:
         return " " + inner + " "
     if match.group(0).startswith("`") and _RUNNER_CODE.fullmatch(
             re.split(r"&&|\|\||;", inner)[-1].strip()):
@@ -1224,9 +1223,9 @@ _PACKAGE_RUN = compiled_on_use(r"\bcargo (?:test|nextest run)\b[^`\n]*?\s(?:-p|-
                                 r"|\b(?:mvn|mvnw)\b[^`\n]*?\s(?:-pl|--projects)[\s=]+[\w:]"
                                 r"|\bgo test(?:\s+-[\w.=-]+)*\s+\./(?!\.\.\.)\w"
                                 r"|\bgradlew?(?:\s+-[\w.=-]+)*\s+(?::[\w-]+)+:\w*(?:test|check)\w*", re.IGNORECASE)
+_GO_ALL = compiled_on_use(r"(?<![\w/.])\./\.\.\.(?![\w/])")  # go's every package, told beside it
 _GO_EVERY_PACKAGE = compiled_on_use(r"\bgo test(?: -(?!short\b|run\b)[\w=.-]+)* \./\.\.\.(?![\w/])")
 _GO_SHORT = compiled_on_use(r"(?<![\w-])-short\b")
-_GO_ALL = compiled_on_use(r"(?<![\w/.])\./\.\.\.(?![\w/])")  # go's every package, told beside it
 _A_CHECK_JOB = compiled_on_use(r"\b(?:build|lint|typecheck|type-check|docs|format)\s+(?:jobs?|steps?|checks?)\b",
                                re.IGNORECASE)
 _TESTS_NOT_RUN = compiled_on_use(r"\btests?\s*:\s*not (?:yet )?run\b", re.IGNORECASE)

@@ -21,7 +21,6 @@ from hooks.core import schemas
 from hooks.core import snapshot
 from hooks.core.cmdline import command_argv
 from hooks.core.errors import IO_ERROR
-from hooks.core.errors import machine_error
 from hooks.core.errors import machine_fix
 from hooks.core.fileio import UnreadableFile
 from hooks.core.fileio import atomic_write
@@ -126,7 +125,7 @@ def run(
         exit_code = outcome.exit_code
         if sink.error is not None:  # a full disk: the log is not the output, so no receipt
             warn(f"receipt run: cannot write the log {where.log_rel}: {_reason(sink.error)}; no "
-                 f"receipt written (the command exited {exit_code}): {_fix(sink.error)}")
+                 f"receipt written (the command exited {exit_code}): {machine_fix(sink.error)}")
             return exit_code or IO_ERROR  # a green command with no receipt is no success
         duration = round(time.monotonic() - t0, 3)
         finished = utc_now()
@@ -183,7 +182,7 @@ def run(
             shown = layout.repo_relative(root, path)
             warn(f"receipt run: cannot write the receipt {shown}: {_reason(e)}; the log "
                  f"{where.log_rel} is complete, but no receipt vouches for this run (the command "
-                 f"exited {exit_code}): {_fix(e)}")
+                 f"exited {exit_code}): {machine_fix(e)}")
             return exit_code or IO_ERROR
     _note(receipt, root)
     warn(_summary(receipt, where.receipt_rel))
@@ -331,10 +330,6 @@ def _warn_environments(environments: list[tuple[str, str]]) -> None:
 def _reason(error: OSError) -> str:
     """'No space left on device', as the system says it."""
     return error.strerror or str(error)
-
-
-def _fix(error: OSError) -> str:
-    return machine_fix(error) if machine_error(error) else "free some space and run it again"
 
 
 def _warn_hidden(hidden: list[snapshot.Hidden]) -> None:
