@@ -382,6 +382,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:the|this) (?:ci |test |full |whole )?(?:re)?run\b(?:\s+(?:on|of|for|from) [^.;,]{1,30}?)?"
               r"\s+(?:is|was)\s+(?:all\s+|fully\s+|entirely\s+|completely\s+)?green\b"
               r"|\b(?:every|each) (?:ci )?job\s+(?:is\s+|was\s+|came back\s+|went\s+)?green\b"
+              r"|\b(?:re-?run|run|build|pipeline|workflow)\s+#\d+\s+(?:is|was|went|came back)\s+(?:all\s+|fully\s+)?green\b"
               r"|\b(?:test suite|suite|tests)\s+(?:is|are|stays?|remains?)\s+(?:still\s+)?"
               r"(?:fully\s+|perfectly\s+|completely\s+)?happy\b",
               "The suite is green again after the migration fix.",
@@ -632,7 +633,8 @@ RULES: tuple[ClaimRule, ...] = (
               r"|^\s*[\w./-]+\.py::[\w\[\].-]+(?:::[\w\[\].-]+)*\s+passed\b"
               r"|^\s*ok\s+\S+\s+(?:[\d.]+m?s|\(cached\))"
               r"|\bok \([1-9][\d,]* tests?, [\d,]+ assertions?\)"
-              r"|(?-i:\bBUILD SUCCESS(?:FUL)?\b)"
+              r"|(?-i:\bBUILD SUCCESS(?:FUL)?\b)|(?-i:\*\* TEST SUCCEEDED \*\*)"
+              r"|\b[1-9]\d* tests? 0 failures 0 ignored\b"
               r"|\btests run: [1-9]\d*, failures: 0\b(?!, errors: [1-9])"
               r"|\btests:\s+(?:\d+ (?:skipped|todo|risky|incomplete|warnings?), )*[1-9]\d* passed"
               r" \(\d+ assertions?\)"
@@ -742,7 +744,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"bestanden)\b)"
               r"|\b(?:ci|pipeline|build)(?:\s+\w+){1,3}\s+(?:ist|est|está|esta|war)\s+(?:\w+\s+)?"
               r"(?:grün|verte?|en verde|verde)\b"
-              r"|\b(?:ci|pipeline|build|testes?|suíte)\s+(?:passou|passaram|ficou verde|está verde)\b"
+              r"|\b(?:ci|pipeline|build|testes?|suíte)(?:\s+(?:inteira|inteiro|toda|todo|completa|completo))?\s+(?:passou|passaram|ficou verde|está verde)\b"
               r"|\b(?:ci|pipeline|build|suite)\s+(?:pasó|pasaron|paso(?=\s+(?:en verde|bien|sin|todo)\b))"
               r"|\b(?:passou|pasó|passaram|pasaron|pasa|passa) (?:tudo|todo|todos|todas)\b|\b(?:tudo|todo) (?:passou|pasó)\b"
               r"|\b(?:sin|sem) (?:ningún|ningun|nenhuma|nenhum|un solo|uma única) (?:fallo|falla|falha|error|erro)\b"

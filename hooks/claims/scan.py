@@ -140,6 +140,8 @@ _HALF = compiled_on_use(r"\b(?:mostly|partly|partially|largely|nearly|almost|som
 # a hedged claim beside an admission that nothing ran is no claim: "should pass now, but I
 # wasn't able to run them"
 _HEDGE = compiled_on_use(r"\b(?:should|think|believe|expect|guess|suspect)\b", re.IGNORECASE)
+_UNSURE = compiled_on_use(r"\b(?:not sure|unsure|no idea|can't tell|couldn't tell|not certain|not confident)\b",
+                          re.IGNORECASE)
 _NOT_RUN = compiled_on_use(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|did not|can't|cannot|"
                       r"haven't|have not|hasn't|unable to|not able to)\s+"
                       r"(?:(?:been\s+)?able\s+to\s+)?(?:run|execute|test|verify|check|push(?:ed)?)\b",
@@ -180,7 +182,7 @@ _UNVERIFIED = compiled_on_use(
     r"|\bpartial (?:local )?run\b|\binterrupted\b|\bstopped (?:them|it) after\b"
     r"|(?:(?<!\bwill )|(?<=\bi will )|(?<=\bwe will ))\b(?:still )?need to (?:run|re-?run)\b"
     r"(?!\s+(?:the )?(?:migrations?|migrate|make migrate|install|setup|bootstrap)\b)|\b(?:haven't|have not|didn't|did not) \w+ or (?:run|ran)\b"
-    r"|\b(?:which|that) (?:was|were) (?:just|only)\b|\b(?:i|we) only (?:ran|run|tested|executed)\b"
+    r"|\b(?:which|that) (?:was|were) (?:just|only)\b(?!\s+(?:because|due to|since|from|a matter of)\b)|\b(?:i|we) only (?:ran|run|tested|executed)\b"
     r"|\b(?:i|we) (?:ran|run|tested|executed) only\b"
     r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:(?:the )?(?:\w+ )?(?:tests|specs|suite)|"
     r"them|those|these|it|that)\b"
@@ -287,7 +289,7 @@ _ENDS_EARLIER = compiled_on_use(r"[^,;]*\b(?:before|previously|earlier|yesterday
 # what introduces a code block that is not this work's run: "Before my change:", "Expected
 # output:", "The issue's log:", "e.g." (a time or an expectation only in the line that leads
 # into the block; whose run it is, in the paragraph before it too)
-_LEAD_IN_WHEN = compiled_on_use(r"\b(?:before|previously|earlier|baseline|on main|upstream|example|starting commit|"
+_LEAD_IN_WHEN = compiled_on_use(r"\b(?:before(?!\s+(?:(?:i|we)\s+)?(?:push|commit|merg|open|submit|sen[dt]|hand|ship|wrap)\w*)|previously|earlier|baseline|on main|upstream|example|starting commit|"
                            r"e\.g\.|(?<!as )expected|should|would|yesterday|"
                            r"(?<!one )last (?:week|time)|(?<!the )(?<!my )(?<!our )last run|issue|ticket|their|bug reports?|"
                            r"link(?:s|ed|ing)?)\b", re.IGNORECASE)
@@ -374,7 +376,7 @@ _EARLIER = compiled_on_use(r"\b(?:before(?!\s+(?:(?:i|we)\s+(?:hand|send|push|me
                       r"(?:1st|2nd|first|second)(?: (?:run|try|attempt|pass|go))?:|"
                       r"last (?:week|night|time|run(?!\s*:))|this morning|"
                       r"after (?:\w+ ){0,2}(?:days?|hours?|weeks?|months?|rounds?|attempts?|tries) of|"
-                      r"was:)[^.\n]*", re.IGNORECASE)
+                      r"was:|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s|\s+(?:is|was|has been|itself))(?:\s+still)?\s+(?:red|failing|broken)\b)[^.\n]*", re.IGNORECASE)
 # a line of a list or a table, or a "label: value" line
 _ITEM = compiled_on_use(r"^[ \t]*(?:[-*+]\s|\d+[.)]\s|\||[^\s:]+(?:[ \t][^\s:]+){0,3}:\s"
                    r"|\w[\w./-]*[ \t]{2,}\S)",
@@ -573,7 +575,7 @@ def _fails(text: str) -> bool:
 # the tests, CI or a run failing: "The integration suite fails on the DB fixture"
 _TEST_FAILS = compiled_on_use(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds?|jobs?|checks?|"
                          rf"{RUNNER}|{KINDS}|it|they|\d+|remaining|the rest|others|"
-                         rf"one|two|three|four|five|six)\b[^.;:]{{0,40}}?\b(?:fails?|failed|"
+                         rf"one|two|three|four|five|six)\b(?:(?!\b(?:main|master|trunk)\b)[^.;:]){{0,40}}?\b(?:fails?|failed|"
                          r"(?:is|are|still|started|starts|began) failing|errors? out|errored|"
                          r"(?:is|are|went|turned|still) red|"
                          r"broke|crashed|hangs|hung|timed out|times out)\b"
@@ -1110,7 +1112,8 @@ def find_claims(text: str) -> list[Claim]:
             if sentence.endswith("?") and (clause is clauses[-1] or _ASKS.match(clause)):
                 continue
             rule = _claims_in(clause, context, _PROSE_RULES)
-            if rule is not None and _HEDGE.search(clause) and _NOT_RUN.search(sentence):
+            if rule is not None and _HEDGE.search(clause) and (_NOT_RUN.search(sentence)
+                                                               or _UNSURE.search(sentence)):
                 continue
             # a failure beside it, now: "two tests fail on Windows; the rest pass"
             if rule is not None and any(_fails_now(other) or _TAKEN_BACK.search(other)
@@ -1347,7 +1350,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"not (?:really |actually |fully |properly )?(?:verified|tested)|"
                         r"(?:on|in) (?:my other|another|a different|the other) (?:branch|repo|project|worktree|checkout)|"
                         r"en mi otra rama|na minha outra (?:branch|rama)|auf (?:meinem|einem) anderen branch|"
-                        r"(?:the|that|this) run (?:is|was) (?:pre-\w+|on main|on master|on the base|from main|from before)|"
+                        r"(?:the|that|this) run (?:is|was) (?:pre-\w+|on main|on master|on the base|from main|from before)|(?:ran|run|re-?ran)\s+(?:the\s+)?(?:full\s+|whole\s+|entire\s+)?(?:suite|tests?|specs?)\s+on\s+(?:main|master|develop|trunk)\b(?!\s+(?:after|with|once|(?:and|&) on (?:the|my|this))\b)|"
                         r"(?:sur|auf) la branche (?:de|d')|pas la mienne|not mine|"
                         r"(?:je )?n'ai pas (?:encore )?(?:relancé|lancé|exécuté|testé)|"
                         r"steht noch aus|stehen noch aus|\bnur (?:die )?[\w-]+ (?:laufen lassen|getestet)|"
@@ -1401,7 +1404,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
-                        r"(?:zelf )?niet (?:gecheckt|getest|gedraaid)|i test li (?:lancio|eseguo|faccio girare)|"
+                        r"(?:zelf )?niet (?:gecheckt|getest|gedraaid)|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
                         r"(?:lancio|lancerò|eseguo|eseguirò) (?:i test |la suite )?(?:domani|dopo|più tardi|stasera)|\balleen (?:de|het) \w+ (?:suite|tests?)\b|\bde volledige (?:\w+ )?nog niet\b|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
                         r"(?:ainda|todavía|todavia|noch|encore) (?:quebra|falha|falla|fehl|échoue)\w*|sigue fallando|"
