@@ -754,6 +754,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:la )?(?:ci|pipeline) (?:è|e) (?:tutta |tutto )?verde\b|\btest (?:sono )?tutti (?:verdi|passati|ok)\b"
               r"|\bnon si (?:è|e) rotto (?:niente|nulla)\b|\b(?:niente|nulla) (?:si (?:è|e) )?rotto\b"
               r"|\b(?:ci|pipeline|build)\s+(?:is|was)\s+(?:helemaal\s+)?groen\b"
+              r"|\b(?:elke|iedere) keer (?:groen|geslaagd)\b|\bjedes mal grün\b|\bverte? à chaque fois\b"
               r"|\brien (?:de cassé|n'a cassé|n'est cassé)\b|\b(?:la )?suite (?:\w+ )?(?:est|était) (?:toute )?verte?\b"
               r"|\bnada (?:quebrou|falhou|se rompió|se rompio|rompió)\b|\bno se (?:rompió|rompio) nada\b|\bn[ãa]o quebrou nada\b"
               r"|\b(?:pruebas|tests?|testes),? (?:todas|todos) (?:en verde|em verde|verdes?|pasan|passam|ok)\b"

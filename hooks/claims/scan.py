@@ -140,7 +140,8 @@ _HALF = compiled_on_use(r"\b(?:mostly|partly|partially|largely|nearly|almost|som
 # a hedged claim beside an admission that nothing ran is no claim: "should pass now, but I
 # wasn't able to run them"
 _HEDGE = compiled_on_use(r"\b(?:should|think|believe|expect|guess|suspect)\b", re.IGNORECASE)
-_UNSURE = compiled_on_use(r"\b(?:not sure|unsure|no idea|can't tell|couldn't tell|not certain|not confident)\b",
+_UNSURE = compiled_on_use(r"\b(?:not sure|unsure|no idea|can't tell|couldn't tell|not certain|not confident|"
+                          r"(?:can't|cannot|couldn't) (?:say|be) (?:for )?sure)\b",
                           re.IGNORECASE)
 _NOT_RUN = compiled_on_use(r"\b(?:wasn't|was not|weren't|couldn't|could not|didn't|did not|can't|cannot|"
                       r"haven't|have not|hasn't|unable to|not able to)\s+"
@@ -299,7 +300,7 @@ _LEAD_IN = compiled_on_use(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:lo
                       r"(?<!\btox )(?<!\bnox )(?<!\bit )(?<!\bthey )reported|user's (?:log|output|run|ci|build|report|paste|trace)s?|their (?:log|output|run|ci|build)s?|"
                       r"attached|customer'?s?|someone(?:'s| else's)?|linked|not mine|"
                       r"contractor'?s?|colleague'?s?|teammate'?s?|co-?worker'?s?|"
-                      r"another (?:team|machine|dev)|(?:sent|gave|pasted|posted) (?:me|us)|from (?:his|her|their) run|"
+                      r"another (?:team|machine|dev)|(?:sent|gave|pasted|posted) (?:me|us)|(?:log|output|run|trace) you (?:pasted|posted|sent|shared|attached)|from (?:his|her|their) run|"
                       r"(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bwe've )(?:shared|forwarded))\b", re.IGNORECASE)
 # ... or a log being discussed, which is not this work's run where the message tells of a
 # failure or something not fixed: "The failing CI log has this line:", "The job log shows:"
@@ -589,6 +590,9 @@ _NOT_WHOLE = compiled_on_use(
     r"\b(?:\w+ )?(?:specs?|tests?) (?:were |are )?excluded\b"
     r"|\bthe (?:\d+ |two |three )?(?:skipped|ignored)(?: ones?| specs?| tests?)? (?:is|are) the (?:ones?|tests?|specs?) (?:for|covering|that cover)\b"
     r"|\bthe (?:skipped|ignored) (?:ones?|specs?|tests?) cover\b|\bthe (?:skipped|ignored) (?:one|test|spec) is the (?:new|added)\b|\b(?:skipped|ignored)\b[^.;]*\b(?:are|were) the ones (?:covering|that cover|testing)\b"
+    r"|\b(?:run|suite|it|tests?) (?:got |was |were )?(?:cut off|cut short)\b"
+    r"|\bskip(?:ped|s)?\b[^.;]{0,80}\b(?:which|that)(?:'s| is| was) (?:exactly |precisely )?the (?:code path|path|code|module|function|"
+    r"method|part|thing|feature|endpoint) (?:i|we) (?:changed|touched|modified|fixed|rewrote)\b"
     r"|\bgot through (?:only )?\d+ of \d+\b|\bbefore it (?:crashed|died|hung|timed out)\b|\b(?:is|are) (?:still )?skipping\b"
     r"|,\s*(?:ci|the pipeline|e2e|integration)\s+(?:is\s+)?(?:still\s+)?(?:pending|queued)\b"
     r"|\b(?:targeted|related) (?:tests?|specs?)\b|\b(?:tests?|specs?) related to (?:the )?(?:changed|touched|modified) files\b|\b(?:tests?|specs?) (?:for|of|covering|related to) the (?:changed|touched|modified) (?:files?|code|modules?)\b"
@@ -833,7 +837,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
             continue
         # "passed once and failed twice": mixed; not a failure told as past ("including the
         # two that were red on main")
-        if _fails(_FAILED_BEFORE.sub("", _WAS.sub("", clause[m.end():]))):
+        if _fails(_FAILED_BEFORE.sub("", _WAS.sub("", _EARLIER.sub("", clause[m.end():])))):
             continue
         # what it introduces says otherwise: "Tested locally: the modal still doesn't close"
         after = re.match(r"\s*:(.*)", clause[m.end():])
@@ -1399,12 +1403,12 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"\bneeds? (?:a )?fix(?:ing)? before (?:merge|merging|we merge)\b|"
                         r"\bafter the (?:test )?run,?\s+(?:i\s+)?(?:applied|changed|made|pushed|added|edited|tweaked|renamed)\b|"
                         r"(?:i|we|i've)\s+(?:put|added|slapped|stuck)\s{2,}on(?=\s+(?:test\b|\s))|\boverges?lagen\b|"
-                        r"konnte ich (?:\w+ ){0,2}nicht ausführen|\bnicht ausgeführt\b|\ba été annulée?\b|\bwurde abgebrochen\b|"
+                        r"konnte ich (?:\w+ ){0,3}nicht (?:ausführen|starten|laufen lassen|testen)|\bnicht ausgeführt\b|\ba été annulée?\b|\bwurde abgebrochen\b|"
                         r"je n'ai pas pu (?:lancer|exécuter|faire tourner)|(?:didn't|did not|haven't|have not) (?:add|write)(?:ed)? (?:any )?tests? for (?:it|this|that)\b|"
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
-                        r"(?:zelf )?niet (?:gecheckt|getest|gedraaid)|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
+                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
                         r"(?:lancio|lancerò|eseguo|eseguirò) (?:i test |la suite )?(?:domani|dopo|più tardi|stasera)|\balleen (?:de|het) \w+ (?:suite|tests?)\b|\bde volledige (?:\w+ )?nog niet\b|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
                         r"(?:ainda|todavía|todavia|noch|encore) (?:quebra|falha|falla|fehl|échoue)\w*|sigue fallando|"
