@@ -404,7 +404,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM004", "predicts CI will pass",
               r"\b(?:ci|the pipeline|the build|github actions|checks)\s+(?:will|should|is going "
               r"to)\s+(?:\w+\s+)?(?:pass|be green|go green|succeed)\b"
-              r"|\b(?:will|should) pass (?:in )?ci\b|\b(?:this|it|that)(?:'ll| will) (?:be green|go green|pass) (?:on|in) (?:ci|the pipeline)\b"
+              r"|\b(?:will|should) pass (?:in )?ci\b|\b(?:this|it|that)(?:'ll| will| should) make (?:ci|the (?:build|pipeline|suite|tests?)) (?:go )?(?:green|pass)\b|\b(?:this|it|that)(?:'ll| will) (?:be green|go green|pass) (?:on|in) (?:ci|the pipeline)\b"
               r"|\b(?:will|should)\s+(?:clear|get through|make it through)\s+(?:ci|the pipeline|the checks)\b"
               r"|\b(?:will|should)\s+(?:sail|breeze|glide|go)\s+through\s+(?:ci|the pipeline|"
               r"the checks)\b",
@@ -639,7 +639,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\btests:\s+(?:\d+ (?:skipped|todo|risky|incomplete|warnings?), )*[1-9]\d* passed"
               r" \(\d+ assertions?\)"
               r"|\b\d+ (?:examples?|tests?|runs?)(?:, \d+ assertions)?, 0 failures\b"
-              r"|\bpassed!\s+-\s+failed:\s+0, passed:\s+\d+"
+              r"|\bpassed!\s+-\s+failed:\s+0, passed:\s+[1-9]\d*"
               r"|\bexecuted \d+ tests?, with 0 failures"
               r"|\bcongratulations :\)"
               r"|^\s*(?:py\d+|[\w.-]+-py\d+): (?:ok|commands succeeded)\b"
@@ -711,7 +711,7 @@ RULES: tuple[ClaimRule, ...] = (
     ClaimRule("CLM016", "says the tests pass, in German, French, Spanish or Portuguese",
               # ("keine Regressionen", "pas de régression", "sin errores": nothing broke)
               r"^(?!.*\b(?:nicht|kein\w*(?!\s+(?:regression|fehler|problem|ausf|fehlgeschlagen))|"
-              r"fast|beinahe|presque|casi|quase|a priori|niet|non(?!\s+si\s+(?:è|e)\s+rott)|nenhum\w*(?!\s+(?:(?:pacote|teste|job)s?\s+)?(?:falh|erro|regress|verm|quebr|testes? falh))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
+              r"fast|beinahe|presque|casi|quase|a priori|niet|non(?!\s+si\s+(?:è|e)\s+rott|-r[ée]gress)|nenhum\w*(?!\s+(?:(?:pacote|teste|job)s?\s+)?(?:falh|erro|regress|verm|quebr|testes? falh))|(?<!falló )(?<!fallo )(?<!fallaron )ningun\w*(?!\s+(?:fall|error|regres))|"
               r"pas(?!\s+d[e']\s*(?:régression|erreur|problème|échec))|jamais|"
               r"no(?!\s+(?:hay\s+)?(?:regresiones|errores|fallos)|\s+se\s+(?:rompió|rompio)\s+nada|\s+(?:ci|pipeline|github|gitlab|pr|branch|servidor|commit|job)\b|\s+falla(?:n)?\s+nada|\s+fall(?:ó|o|aron|a|an)\s+(?:ninguno|ninguna|nada|ni uno))"
               # Portuguese "no" is "in the": "corrigi o bug no agendador ... tudo passou"
@@ -724,7 +724,7 @@ RULES: tuple[ClaimRule, ...] = (
               r".*?(?:\b(?:tests?|testes|suite|suíte|testsuite|test-suite|paquetes|pacotes|pakete)\b(?:[^.;:()]|\([^()\n]{0,100}\)){0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ ){0,2}durch|läuft (?:\w+ ){0,2}durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
-              r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|(?:toda |inteira |completa )?verde|slagen|geslaagd|groen|passano|sono passati|"
+              r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|(?:toda |inteira |completa )?verde|slagen|geslaagd|groen|passano|sono passati|passa(?!\s+(?:por|per|pelo|pela|a|o|i|il|la)\b)|"
               r"están en verde|está en verde|esta en verde|passam|passaram|passando|pasando|au vert)\b"
               r"|\b(?:pasan|pasaron|passam|passaram|passent) (?:todos |todas |tous |toutes )?"
               r"(?:los |las |os |as |les )?(?:\d+ )?(?:tests?|pruebas|testes|checks|jobs|paquetes|pacotes)\b"

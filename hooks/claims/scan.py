@@ -323,7 +323,7 @@ _GREEN_OF = compiled_on_use(r"\b(?:ci|tests?|suites?|builds?|pipelines?|checks|j
 # "though it passes on Linux" beside "still fails on macOS": a mixed result, not a pass
 _CONTRAST = compiled_on_use(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
-_FAILS = compiled_on_use(r"\b(?:fails|failed|fail|failing|failures|errors|errored|(?<=\b1 )error|segfault(?:s|ed)?|broke|crashes|crashed|dies|died|red|hangs|hung|"
+_FAILS = compiled_on_use(r"\b(?:fails|failed|fail|failing|failures|errors|errored|fallimenti|falliscono|fallisce|falliti|(?<=\b1 )error|segfault(?:s|ed)?|broke|crashes|crashed|dies|died|red|hangs|hung|"
                     r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
@@ -591,6 +591,9 @@ _NOT_WHOLE = compiled_on_use(
     r"|\bthe (?:\d+ |two |three )?(?:skipped|ignored)(?: ones?| specs?| tests?)? (?:is|are) the (?:ones?|tests?|specs?) (?:for|covering|that cover)\b"
     r"|\bthe (?:skipped|ignored) (?:ones?|specs?|tests?) cover\b|\bthe (?:skipped|ignored) (?:one|test|spec) is the (?:new|added)\b|\b(?:skipped|ignored)\b[^.;]*\b(?:are|were) the ones (?:covering|that cover|testing)\b"
     r"|\b(?:run|suite|it|tests?) (?:got |was |were )?(?:cut off|cut short)\b"
+    r"|\bpass(?:ed|es)?\s+(?P<passed_times>\d+)\s+(?:out\s+)?of\s+(?!(?P=passed_times)\b)\d+\s+(?:times|runs|tries|attempts)\b"
+    r"|\bpass(?:es|ed)? (?:on its own|in isolation|by itself|alone)\b"
+    r"|\bthe rest(?: of (?:the )?(?:suite|tests|specs))? (?:i|we) (?:left|leave) (?:to|for)\b"
     r"|\bskip(?:ped|s)?\b[^.;]{0,80}\b(?:which|that)(?:'s| is| was) (?:exactly |precisely )?the (?:code path|path|code|module|function|"
     r"method|part|thing|feature|endpoint) (?:i|we) (?:changed|touched|modified|fixed|rewrote)\b"
     r"|\bgot through (?:only )?\d+ of \d+\b|\bbefore it (?:crashed|died|hung|timed out)\b|\b(?:is|are) (?:still )?skipping\b"
@@ -1402,13 +1405,13 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"^\W*(?:actually,?\s+)?correction(?=\s*:)|\b(?:was|were) (?:running|testing) (?:the |an )?(?:stale|old|outdated) (?:binary|build)\b|"
                         r"\bneeds? (?:a )?fix(?:ing)? before (?:merge|merging|we merge)\b|"
                         r"\bafter the (?:test )?run,?\s+(?:i\s+)?(?:applied|changed|made|pushed|added|edited|tweaked|renamed)\b|"
-                        r"(?:i|we|i've)\s+(?:put|added|slapped|stuck)\s{2,}on(?=\s+(?:test\b|\s))|\boverges?lagen\b|"
+                        r"(?:i|we|i've)\s+(?:put|added|slapped|stuck)\s{2,}on(?=\s+(?:test\b|\s))|(?<!\b0 )(?<!\bgeen )\boverges?lagen\b|"
                         r"konnte ich (?:\w+ ){0,3}nicht (?:ausführen|starten|laufen lassen|testen)|\bnicht ausgeführt\b|\ba été annulée?\b|\bwurde abgebrochen\b|"
                         r"je n'ai pas pu (?:lancer|exécuter|faire tourner)|(?:didn't|did not|haven't|have not) (?:add|write)(?:ed)? (?:any )?tests? for (?:it|this|that)\b|"
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
-                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
+                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|niet (?:kunnen |kon )(?:draaien|testen|uitvoeren)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s| is| was)\s+(?:\w+\s+)?green\b(?=[^\n]*\bneeds? (?:a )?rebase)|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
                         r"(?:lancio|lancerò|eseguo|eseguirò) (?:i test |la suite )?(?:domani|dopo|più tardi|stasera)|\balleen (?:de|het) \w+ (?:suite|tests?)\b|\bde volledige (?:\w+ )?nog niet\b|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
                         r"(?:ainda|todavía|todavia|noch|encore) (?:quebra|falha|falla|fehl|échoue)\w*|sigue fallando|"
