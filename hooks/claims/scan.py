@@ -193,7 +193,7 @@ _UNVERIFIED = compiled_on_use(
     r"|\bonly compiles\b|\bno test (?:step|stage|job)\b"
     r"|\b(?:have|has|did)\W+not\W+(?:run|ran|tested|executed)\b|\bunconfirmed\b"
     r"|(?:haven't|have not|don't|do not) (?:got|have) (?:a|any) (?:\w+ )?runs?\b"
-    r"|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) skipped (?:ones )?(?:are|were) "
+    r"|\bthe (?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:skipped|pending|ignored) (?:ones )?(?:are|were) "
     r"(?:exactly |precisely |all )?(?:the )?(?:new|entire|whole|ones? (?:covering|for|that cover))\b"
     r"|\bwithout running (?:a single|any|the) (?:\w+ )?tests?\b"
     r"|\b(?:someone|somebody|you) (?:with [\w ]{1,20} )?(?:should|will need to|needs to|has to|"
@@ -324,7 +324,7 @@ _GREEN_OF = compiled_on_use(r"\b(?:ci|tests?|suites?|builds?|pipelines?|checks|j
 _CONTRAST = compiled_on_use(r"^\W*(?:though|although|but|while|whereas|even though)\b",
                        re.IGNORECASE)
 _FAILS = compiled_on_use(r"\b(?:fails|failed|fail|failing|failures|errors|errored|fallimenti|falliscono|fallisce|falliti|(?<=\b1 )error|segfault(?:s|ed)?|broke|crashes|crashed|dies|died|red|hangs|hung|"
-                    r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted)\b"
+                    r"deadlocks|deadlocked|times out|timed out|cancell?ed|aborted|cancelad[oa]s?)\b"
                     r"(?!:?\s*0\b)", re.IGNORECASE)
 # "no new type errors", "nothing failed", "0 errors": a failure word its own words deny
 _DENIED = compiled_on_use(r"(?:\b(?:no|not|nothing|never|none|without|zero|0)|n't)\s+(?:\S+\s+){0,3}$"
@@ -581,7 +581,7 @@ _TEST_FAILS = compiled_on_use(rf"\b(?:tests?|specs?|suites?|ci|pipelines?|builds
                          r"(?:is|are|went|turned|still) red|"
                          r"broke|crashed|hangs|hung|timed out|times out)\b"
                          r"|\b(?:jobs?|runs?|builds?|pipelines?|workflows?|ci|runners?|integration|e2e|unit|smoke)\b[^.;:]{0,30}?"
-                         r"\b(?:got |was |were )?(?:cancell?ed|aborted|died|dies|crashes|crashed)\b",
+                         r"\b(?:got |was |were )?(?:cancell?ed|aborted|died|dies|crashes|crashed|cancelad[oa]s?|abgebrochen|annulée?s?)\b",
                          re.IGNORECASE)
 # the whole told as not passing, now, or a refusal to call it so: "CI is not green yet",
 # "the suite isn't passing", "Not calling this green until I understand the flake"; what
@@ -593,6 +593,7 @@ _NOT_WHOLE = compiled_on_use(
     r"|\b(?:run|suite|it|tests?) (?:got |was |were )?(?:cut off|cut short)\b"
     r"|\bpass(?:ed|es)?\s+(?P<passed_times>\d+)\s+(?:out\s+)?of\s+(?!(?P=passed_times)\b)\d+\s+(?:times|runs|tries|attempts)\b"
     r"|\bpass(?:es|ed)? (?:on its own|in isolation|by itself|alone)\b"
+    r"|\b(?:didn't|did not|haven't|have not) (?:touch|run|get to) the [\w-]+ (?:tests|specs)\b(?=[^.]*\b(?:tomorrow|later|next|need|needs)\b)"
     r"|\bthe rest(?: of (?:the )?(?:suite|tests|specs))? (?:i|we) (?:left|leave) (?:to|for)\b"
     r"|\bskip(?:ped|s)?\b[^.;]{0,80}\b(?:which|that)(?:'s| is| was) (?:exactly |precisely )?the (?:code path|path|code|module|function|"
     r"method|part|thing|feature|endpoint) (?:i|we) (?:changed|touched|modified|fixed|rewrote)\b"
@@ -823,7 +824,7 @@ def _claims_in(clause: str, context: str, rules: tuple[ClaimRule, ...] = RULES,
                 or _A_PART.search(before) \
                 or (_EXCEPT_FIRST.match(before) and _OF_THE_TESTS.search(before)) \
                 or _QUALIFIED.search(clause[m.end():]) or _HEARSAY_AFTER.search(clause[m.end():]) \
-                or re.match(r"[^,;]*\bonly\b(?!\s+(?:reason|difference|problem|failure)\b)", clause[m.end():]) \
+                or re.match(r"[^,;]*\b(?<!-)only\b(?!\s+(?:reason|difference|problem|failure)\b)", clause[m.end():]) \
                 or re.match(r"(?:[^.;]|\.{2,})*\b(?:except|apart from|other than|save for|but not|otherwise|"
                             r"bis auf|außer|ausser|sauf|excepto|salvo|menos|exceto|tranne|eccetto|behalve)\b"
                             r"(?![^.;]*\b(?:also|too|as well)\b)", clause[m.end():]) \
@@ -1411,7 +1412,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
-                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|niet (?:kunnen |kon )(?:draaien|testen|uitvoeren)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s| is| was)\s+(?:\w+\s+)?green\b(?=[^\n]*\bneeds? (?:a )?rebase)|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
+                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|niet (?:kunnen |kon )(?:draaien|testen|uitvoeren)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|falta(?:n|m)? (?:correr|ejecutar|lanzar|pasar|rodar|executar) (?:el resto|la suite|los tests|las pruebas|o resto|a suíte|os testes)|reste à (?:lancer|exécuter)|^\W*(?:edit|update|upd)\s*:[^\n]*?\b(?:was with|was only|[1-9]\d* (?:failures?|failing|failed)|still (?:fails?|failing|red))\b|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s| is| was)\s+(?:\w+\s+)?green\b(?=[^\n]*\bneeds? (?:a )?rebase)|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
                         r"(?:lancio|lancerò|eseguo|eseguirò) (?:i test |la suite )?(?:domani|dopo|più tardi|stasera)|\balleen (?:de|het) \w+ (?:suite|tests?)\b|\bde volledige (?:\w+ )?nog niet\b|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
                         r"(?:ainda|todavía|todavia|noch|encore) (?:quebra|falha|falla|fehl|échoue)\w*|sigue fallando|"
@@ -1478,7 +1479,7 @@ _SELECTED = compiled_on_use(r"\b[1-9][\d,]* (?:deselected|filtered out|excluded)
 # the whole suite is told as well: "... → 4 passed, and the full file passes too")
 _FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-[ot]\b|\b(?:npm|yarn|pnpm|bun) (?:run )?test -- (?!-)[\w./*-]|"
                             r"\bctest\b[^`\n]*\s-R\b|--match\b|--gtest_filter[\s=]|(?:^|[\s`])(?:-k|--grep|--testNamePattern|--spec|-run|--only-?changed|--changed|--testsuite|--group|"
-                            r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:-]|[\s`]-short\b"
+                            r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:@-]|\bpnpm -F\s+\S|[\s`]-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|\s(?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
                             r"|--onlyChanged\b|(?:^|[\s`])--watch(?=[\s`]|$)|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
