@@ -75,7 +75,7 @@ _CONDITION = compiled_on_use(
     r"next step|(?<!pasa )(?<!pasó )(?<!passa )(?:(?-i:TODO)|to-do|todo(?=\s*:))(?!\s+(?:pasa|pasó|está|esta|en verde|verde|bien)\b)|plan(?:s|ned)? to|"
     r"i'll|i will|we'll|we will|i'm going to|gonna|work(?:ing)? on (?:getting|making)|"
     r"remaining\s*:|left to do|still to do|outstanding\s*:|"
-    r"(?:make|get) (?:the |all )?(?:\w+ )?(?:tests?|specs?|suites?|ci|builds?) (?:to )?"
+    r"(?<!should )(?<!will )(?<!'ll )(?:make|get) (?:the |all )?(?:\w+ )?(?:tests?|specs?|suites?|ci|builds?) (?:to )?"
     r"(?:pass(?:ing)?|green)|"
     r"please|let me know)\b", re.IGNORECASE)
 # ("cargo-nextest says: ..." is the runner's own output, not hearsay)
@@ -594,6 +594,8 @@ _NOT_WHOLE = compiled_on_use(
     r"|\b(?:run|suite|it|tests?) (?:got |was |were )?(?:cut off|cut short)\b"
     r"|\bpass(?:ed|es)?\s+(?P<passed_times>\d+)\s+(?:out\s+)?of\s+(?!(?P=passed_times)\b)\d+\s+(?:times|runs|tries|attempts)\b"
     r"|\bpass(?:es|ed)? (?:on its own|in isolation|by itself|alone)\b"
+    r"|\b(?:skipped|ignored|pending)\b[^.]{0,160}\b(?:cover|test|exercise)s? (?:exactly |precisely )?[^.;]{0,60}\b(?:this|my|the) "
+    r"(?:upgrade|change|fix|pr|patch|refactor|bump) (?:changes|touches|modifies|rewrites|affects)\b"
     r"|\b(?:didn't|did not|haven't|have not) (?:touch|run|get to) the [\w-]+ (?:tests|specs)\b(?=[^.]*\b(?:tomorrow|later|next|need|needs)\b)"
     r"|\bthe rest(?: of (?:the )?(?:suite|tests|specs))? (?:i|we) (?:left|leave) (?:to|for)\b"
     r"|\bskip(?:ped|s)?\b[^.;]{0,80}\b(?:which|that)(?:'s| is| was) (?:exactly |precisely )?the (?:code path|path|code|module|function|"
@@ -1034,6 +1036,7 @@ _MAY_CLAIM = re.compile(r"test|spec|suite|\bci\b|pipeline|build|check|job|run\b|
 
 
 _TEH = compiled_on_use(r"\bteh\b", re.IGNORECASE)
+_AL = compiled_on_use(r"\bal(?= (?:green|passing|pass|good)\b)", re.IGNORECASE)
 _TICK_AS_VERDICT = compiled_on_use(r"\b(is|are|was|were)[^\S\n]+(?=\u2705)", re.IGNORECASE)
 
 
@@ -1041,7 +1044,7 @@ def as_read(text: str) -> str:
     """TEXT as the rules read it: normalised, negatives written without an apostrophe,
     mistyped verdicts in their usual spelling and a tick after "is" read as green ("CI is ✅")."""
     read = _TYPOS.sub(_typo, _NO_APOSTROPHE.sub(r"\1n't", normalised(text)))
-    return _TEH.sub("the", _TICK_AS_VERDICT.sub(r"\1 green ", read))
+    return _AL.sub("all", _TEH.sub("the", _TICK_AS_VERDICT.sub(r"\1 green ", read)))
 
 
 # a question about the tests, quoted, and the yes that answers it
@@ -1413,7 +1416,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
-                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|niet (?:kunnen |kon )(?:draaien|testen|uitvoeren)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|ainda (?:está|estão|esta) pendentes?|todavía (?:está|están) pendientes?|noch ausstehend|(?:est|sont) encore en attente|presque (?:tout|tous|toutes)\b|quase (?:tudo|todos|todas)\b|casi (?:todo|todos|todas)\b|[1-9]\d* en échec\b|no tests? (?:were|was|got) (?:executed|run)\b|falta(?:n|m)? (?:correr|ejecutar|lanzar|pasar|rodar|executar) (?:el resto|la suite|los tests|las pruebas|o resto|a suíte|os testes)|reste à (?:lancer|exécuter)|^\W*(?:edit|update|upd)\s*:[^\n]*?\b(?:was with|was only|[1-9]\d* (?:failures?|failing|failed)|still (?:fails?|failing|red))\b|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s| is| was)\s+(?:\w+\s+)?green\b(?=[^\n]*\bneeds? (?:a )?rebase)|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
+                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|niet (?:kunnen |kon )(?:draaien|testen|uitvoeren)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|(?:de|het) (?:run|build) van gisteren|op de vorige commit|(?:staat|staan) nog in de wachtrij|(?:der|den) (?:lauf|run|build) von gestern|vom vorherigen commit|noch in der warteschlange|(?:la|le) (?:run|build|pipeline) d'hier|(?:du|sur le) commit précédent|encore en file d'attente|(?:la|el) (?:ejecución|run|build|pipeline) de ayer|(?:del|en el) commit anterior|(?:todavía|aún) en (?:la )?cola|(?:o|a) (?:run|build|pipeline|execução) de ontem|(?:do|no) commit anterior|ainda na fila|(?:la|il) (?:run|build|pipeline) di ieri|(?:del|sul) commit precedente|ancora in coda|ainda (?:está|estão|esta) pendentes?|todavía (?:está|están) pendientes?|noch ausstehend|(?:est|sont) encore en attente|presque (?:tout|tous|toutes)\b|quase (?:tudo|todos|todas)\b|casi (?:todo|todos|todas)\b|[1-9]\d* en échec\b|no tests? (?:were|was|got) (?:executed|run)\b|falta(?:n|m)? (?:correr|ejecutar|lanzar|pasar|rodar|executar) (?:el resto|la suite|los tests|las pruebas|o resto|a suíte|os testes)|reste à (?:lancer|exécuter)|^\W*(?:edit|update|upd)\s*:[^\n]*?\b(?:was with|was only|[1-9]\d* (?:failures?|failing|failed)|still (?:fails?|failing|red))\b|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s| is| was)\s+(?:\w+\s+)?green\b(?=[^\n]*\bneeds? (?:a )?rebase)|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
                         r"(?:lancio|lancerò|eseguo|eseguirò) (?:i test |la suite )?(?:domani|dopo|più tardi|stasera)|\balleen (?:de|het) \w+ (?:suite|tests?)\b|\bde volledige (?:\w+ )?nog niet\b|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
                         r"(?:ainda|todavía|todavia|noch|encore) (?:quebra|falha|falla|fehl|échoue)\w*|sigue fallando|"
