@@ -185,7 +185,7 @@ _UNVERIFIED = compiled_on_use(
     r"(?!\s+(?:the )?(?:migrations?|migrate|make migrate|install|setup|bootstrap)\b)|\b(?:haven't|have not|didn't|did not) \w+ or (?:run|ran)\b"
     r"|\b(?:which|that) (?:was|were) (?:just|only)\b(?!\s+(?:because|due to|since|from|a matter of)\b)|\b(?:i|we) only (?:ran|run|tested|executed)\b"
     r"|\b(?:i|we) (?:ran|run|tested|executed) only\b"
-    r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:(?:the )?(?:\w+ )?(?:tests|specs|suite)|"
+    r"|\b(?:i|we) (?:skipped|excluded|disabled|deselected|left out) (?:(?:the )?(?:\w+ ){0,3}(?:tests|specs|suite)|"
     r"them|those|these|it|that)\b"
     r"|\b(?:the )?only (?:test|spec|one|package|crate|module|file|suite|workspace) (?:i|we) "
     r"(?:ran|run|tried)\b|\bnever picked (?:the job|it) up\b"
@@ -233,7 +233,8 @@ _UNVERIFIED = compiled_on_use(
     r"(?:\w+\s+)?(?:run|ran|touch|touched|test|tested|tried|check|checked|look|looked))",
     re.IGNORECASE)
 # the tests, or a run of them, not done yet: "Tests pending.", "the e2e job is still queued"
-_TEST_PENDING = compiled_on_use(r"\b(?:tests?|specs?|suites?|e2e|integration|ci|jobs?)\b[^.;:]{0,30}?"
+_TEST_PENDING = compiled_on_use(r"(?:^|\n)[ \t]*[-*+][ \t]+[\w./:-]+[ \t]+(?:[^\w\s]+[ \t]*)?(?:cancell?ed|aborted|not started|not run|pending|queued|waiting)\b|"
+                           r"\b(?:tests?|specs?|suites?|e2e|integration|ci|jobs?)\b[^.;:]{0,30}?"
                            r"\b(?:pending(?![ \t]{2,}skipped\b)|queued|still running|not (?:yet )?run|in progress|tourne encore|läuft noch|sigue corriendo|ainda (?:está )?rodando|"
                            r"(?:is|are) running(?!\s+(?:in|faster|slower|under|with|against|on|"
                            r"as|through|clean|green|fine|again)\b))\b",
@@ -298,10 +299,11 @@ _LEAD_IN_COLON = compiled_on_use(r"\b(?:client|cliente|kunde)\b", re.IGNORECASE)
 _LEAD_IN = compiled_on_use(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:log|output|report)s?)|"
                       r"reporter|(?<!\benv )(?<!\benvs )(?<!\bjob )(?<!\bjobs )(?<!\bsuite )(?<!\bci )"
                       r"(?<!\btox )(?<!\bnox )(?<!\bit )(?<!\bthey )reported|user's (?:log|output|run|ci|build|report|paste|trace)s?|their (?:log|output|run|ci|build)s?|"
-                      r"attached|customer'?s?|someone(?:'s| else's)?|linked|not mine|"
+                      r"attached|customer'?s?|someone(?:'s| else's)?|linked|not mine(?![,;\s\u2014-]+(?:i\s+)?(?:didn't|did not|haven't|have not) touch)|"
                       r"contractor'?s?|colleague'?s?|teammate'?s?|co-?worker'?s?|"
                       r"another (?:team|machine|dev)|(?:sent|gave|pasted|posted) (?:me|us)|(?:log|output|run|trace) you (?:pasted|posted|sent|shared|attached)|from (?:his|her|their) run|"
-                      r"(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bwe've )(?:shared|forwarded))\b", re.IGNORECASE)
+                      r"(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bwe've )(?:shared|forwarded)(?!\s+(?:base|class|module|lib\w*|helpers?|config\w*|fixtures?|"
+                      r"components?|code|folder|runners?|cache|state|memory|types|utils?|dir\w*|volumes?|db|database|pool|infra\w*|package)\b))\b", re.IGNORECASE)
 # ... or a log being discussed, which is not this work's run where the message tells of a
 # failure or something not fixed: "The failing CI log has this line:", "The job log shows:"
 _DISCUSSED = compiled_on_use(r"\b(?:logs?|this line|these lines|snippet|excerpt|shows?|"
@@ -1227,7 +1229,7 @@ _KIND_NOT_RUN = compiled_on_use(rf"\b{_KINDS_OF_TESTS}[^.;\n]{{0,80}}?(?:\b(?:we
                                 r"(?:run|executed)|\bnot (?:yet )?run)\b", re.IGNORECASE)
 _A_KIND = compiled_on_use(rf"\b{_KINDS_OF_TESTS}", re.IGNORECASE)
 _WHOLE_WORD = compiled_on_use(r"\b(?:all|full|whole|entire|every|complete)\b", re.IGNORECASE)
-_ONE_FILE_RUN = compiled_on_use(rf"(?:{RUNNER})\s+(?:-[\w-]+(?:[ =][\w.-]+)?\s+)*[\w./-]*(?:test_\w+\.py|\w+_test\.(?:py|go|[cm]?[jt]sx?)|_spec\.rb|"
+_ONE_FILE_RUN = compiled_on_use(rf"(?:{RUNNER})\s+(?:-[\w-]+(?:[ =][\w.-]+)?\s+)*[\w./-]*(?:test_\w+\.py|\w+_test\.(?:py|go|dart|[cm]?[jt]sx?)|_spec\.rb|"
                                 rf"\.(?:test|spec)\.[cm]?[jt]sx?|Test\.(?:php|java|kt))(?:::\w+|:\d+)?(?=[\s`'\"]|$)"
                                 # (not beside a directory: "pytest tests/test_cache.py tests/")
                                 r"(?![ \t]+\w[\w./-]*/(?:[\s`'\"]|$))"
@@ -1363,7 +1365,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:on|in) (?:my other|another|a different|the other) (?:branch|repo|project|worktree|checkout)|"
                         r"en mi otra rama|na minha outra (?:branch|rama)|auf (?:meinem|einem) anderen branch|"
                         r"(?:the|that|this) run (?:is|was) (?:pre-\w+|on main|on master|on the base|from main|from before)|(?:ran|run|re-?ran)\s+(?:the\s+)?(?:full\s+|whole\s+|entire\s+)?(?:suite|tests?|specs?)\s+on\s+(?:main|master|develop|trunk)\b(?!\s+(?:after|with|once|(?:and|&) on (?:the|my|this))\b)|"
-                        r"(?:sur|auf) la branche (?:de|d')|pas la mienne|not mine|"
+                        r"(?:sur|auf) la branche (?:de|d')|pas la mienne|not mine(?![,;\s\u2014-]+(?:i\s+)?(?:didn't|did not|haven't|have not) touch)|"
                         r"(?:je )?n'ai pas (?:encore )?(?:relancé|lancé|exécuté|testé)|"
                         r"steht noch aus|stehen noch aus|\bnur (?:die )?[\w-]+ (?:laufen lassen|getestet)|"
                         r"(?:haven't|have not) (?:reproduced|run|tried) it on my (?:branch|machine)|"
@@ -1416,7 +1418,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
-                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|niet (?:kunnen |kon )(?:draaien|testen|uitvoeren)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|(?:de|het) (?:run|build) van gisteren|op de vorige commit|(?:staat|staan) nog in de wachtrij|(?:der|den) (?:lauf|run|build) von gestern|vom vorherigen commit|noch in der warteschlange|(?:la|le) (?:run|build|pipeline) d'hier|(?:du|sur le) commit précédent|encore en file d'attente|(?:la|el) (?:ejecución|run|build|pipeline) de ayer|(?:del|en el) commit anterior|(?:todavía|aún) en (?:la )?cola|(?:o|a) (?:run|build|pipeline|execução) de ontem|(?:do|no) commit anterior|ainda na fila|(?:la|il) (?:run|build|pipeline) di ieri|(?:del|sul) commit precedente|ancora in coda|ainda (?:está|estão|esta) pendentes?|todavía (?:está|están) pendientes?|noch ausstehend|(?:est|sont) encore en attente|presque (?:tout|tous|toutes)\b|quase (?:tudo|todos|todas)\b|casi (?:todo|todos|todas)\b|[1-9]\d* en échec\b|no tests? (?:were|was|got) (?:executed|run)\b|falta(?:n|m)? (?:correr|ejecutar|lanzar|pasar|rodar|executar) (?:el resto|la suite|los tests|las pruebas|o resto|a suíte|os testes)|reste à (?:lancer|exécuter)|^\W*(?:edit|update|upd)\s*:[^\n]*?\b(?:was with|was only|[1-9]\d* (?:failures?|failing|failed)|still (?:fails?|failing|red))\b|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s| is| was)\s+(?:\w+\s+)?green\b(?=[^\n]*\bneeds? (?:a )?rebase)|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
+                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|niet (?:kunnen |kon )(?:draaien|testen|uitvoeren)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|(?:è|sono) ancora in (?:attesa|corso|coda)|n'(?:ont|a) pas été (?:lancée?s?|exécutée?s?|joués?)|(?:schlägt|schlagen)\b[^.;\n]{0,60}\bfehl\b|(?:korrektur|correctie|correzione|correção|corrección)\s*:|(?:de|het) (?:run|build) van gisteren|op de vorige commit|(?:staat|staan) nog in de wachtrij|(?:der|den) (?:lauf|run|build) von gestern|vom vorherigen commit|noch in der warteschlange|(?:la|le) (?:run|build|pipeline) d'hier|(?:du|sur le) commit précédent|encore en file d'attente|(?:la|el) (?:ejecución|run|build|pipeline) de ayer|(?:del|en el) commit anterior|(?:todavía|aún) en (?:la )?cola|(?:o|a) (?:run|build|pipeline|execução) de ontem|(?:do|no) commit anterior|ainda na fila|(?:la|il) (?:run|build|pipeline) di ieri|(?:del|sul) commit precedente|ancora in coda|ainda (?:está|estão|esta) pendentes?|todavía (?:está|están) pendientes?|noch ausstehend|(?:est|sont) encore en attente|presque (?:tout|tous|toutes)\b|quase (?:tudo|todos|todas)\b|casi (?:todo|todos|todas)\b|[1-9]\d* en échec\b|no tests? (?:were|was|got) (?:executed|run)\b|falta(?:n|m)? (?:correr|ejecutar|lanzar|pasar|rodar|executar) (?:el resto|la suite|los tests|las pruebas|o resto|a suíte|os testes)|reste à (?:lancer|exécuter)|^\W*(?:edit|update|upd)\s*:[^\n]*?\b(?:was with|was only|[1-9]\d* (?:failures?|failing|failed)|still (?:fails?|failing|red))\b|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s| is| was)\s+(?:\w+\s+)?green\b(?=[^\n]*\bneeds? (?:a )?rebase)|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
                         r"(?:lancio|lancerò|eseguo|eseguirò) (?:i test |la suite )?(?:domani|dopo|più tardi|stasera)|\balleen (?:de|het) \w+ (?:suite|tests?)\b|\bde volledige (?:\w+ )?nog niet\b|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
                         r"(?:ainda|todavía|todavia|noch|encore) (?:quebra|falha|falla|fehl|échoue)\w*|sigue fallando|"
@@ -1486,10 +1488,10 @@ _FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-[ot]\b|\b(?:npm|yarn|
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:@-]|\bpnpm -F\s+\S|[\s`]-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|[\s`](?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
-                            r"|--onlyChanged\b|(?:^|[\s`])--watch(?=[\s`]|$)|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
+                            r"|\bplaywright test[ \t]+(?!-)[\w./-]+(?=[\s`'\"]|$)|--onlyChanged\b|(?:^|[\s`])--watch(?=[\s`]|$)|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
 _WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|workspace|"
                              r"repo|repository|project|codebase|`)"
-                             r"|\bthe rest\b|\ball (?:the )?tests\b|\ball (?:two|three|four|five|six|\d+) suites\b",
+                             r"|\bthe rest\b|\ball (?:the )?tests\b(?! passed!)|\ball (?:two|three|four|five|six|\d+) suites\b",
                              re.IGNORECASE)
 _PASSED_SKIPPED = re.compile(r"\b(\d+) passed\b[^\n]*?\b(\d+) skipped\b|\b(\d+) skipped\b[^\n]*?\b(\d+) passed\b",
                              re.IGNORECASE)
