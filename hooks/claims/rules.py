@@ -505,7 +505,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\bnothing's (?:failing|broken|red)\b"
               r"|\bthere (?:isn't|is not|wasn't|was not) (?:a single|one) (?:test )?failure\b"
               r"|\b(?:couldn't|could not|can't|cannot|wasn't able to|weren't able to|unable to) (?:get|make) (?:a single|any|one) "
-              r"(?:red )?(?:test|spec)s? (?:to )?(?:fail|go red|break|out of (?:it|this|them))\b"
+              r"(?:(?:red )?(?:test|spec)s? (?:to )?(?:fail|go red|break|out of (?:it|this|them))|red)\b"
               r"|\bno failures (?:in|across) (?:any|all|every)\b"
               r"|\b(?:0|zero|none) (?:of|out of) (?:the )?[\d,]+ (?:\w+ )?(?:failing|failed|fail)\b"
               r"|\b(?:couldn't|could not|can't|cannot) find (?:a single|one|any) (?:failing (?:test|spec)|"

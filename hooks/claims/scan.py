@@ -996,7 +996,7 @@ _NO_APOSTROPHE = compiled_on_use(r"\b(have|has|had|did|does|do|is|are|was|were|c
 
 # the verdict words as tired people mistype them: "all passd", "sucessful", "tets"
 _TYPOS = compiled_on_use(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
-                    r"(?P<passing>pas+ing|pasing|pas+ign|pas+in(?=\s|$|[.,!'])|pas+in')|"
+                    r"(?P<passing>pas+ing|pasing|pas+ng|pas+ign|pas+in(?=\s|$|[.,!'])|pas+in')|"
                     r"(?P<succeeded>suc+e+ded|succeedd)|(?P<successful>suc+es+ful+)|"
                     r"(?P<tests>tets|tsets|tesst|testss|tsts)|(?P<unit_tests>unittests)|(?P<green>gre{3,}n|gren)|"
                     r"(?P<everything>evrything|everyting|evertyhing|everthing)|(?P<every>evry|evrey)|"
@@ -1258,7 +1258,7 @@ _NAMES_TESTS = compiled_on_use(rf"\b(?:(?<!touch the )(?<!touched the )(?<!touch
 _OTHER_CHECK = compiled_on_use(rf"(?m)^[ \t]*(?:{_LINTER_NAMES})\s*:|\b(?:cargo (?:build|check|clippy|fmt)(?: --workspace)?|(?:npm|yarn|pnpm|bun) (?:run )?"
                                r"(?:-r |--recursive )?(?:build|lint|typecheck|type-check)|\.?/?gradlew\w* assemble\w*|vite build|"
                                r"go (?:build|vet)|mvn (?:-\S+ )*(?:package|install|compile)|manually|by hand|"
-                               r"ruff (?:check|format)|tsc --noemit|eslint (?:reports|passes|is clean|came back clean)|eslint:\s*0 problems|"
+                               r"ruff (?:check|format)|tsc(?: --noemit)?|eslint (?:reports|passes|is clean|came back clean)|eslint:\s*0 problems|"
                                rf"pyright|prettier|eslint --fix|screenshot|curl|(?<=`)(?:{_LINTER_NAMES})\b(?=[^`\n]*`)|"
                                r"on the call|health ?checks?|readiness|liveness|helm (?:upgrade|install)|docker image|image pushed|"
                                r"deployed|rollout|click(?:ed|ing) through|clicked|spun up|dev server|"
@@ -1282,7 +1282,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:this|it) (?:isn't|is not) ready|no,? wait|wait,? no|actually,? no|"
                         r"(?:that's|that is|it's) (?:a|just a|only a) guess|no idea (?:how|whether|if)|"
                         r"(?:hasn't|has not|haven't|have not|wasn't|was not|isn't|is not|aren't|weren't) "
-                        r"(?:actually )?(?:been )?(?:actually )?(?:exercised|covered)"
+                        r"(?:actually )?(?:been )?(?:actually )?(?:exercised|covered)(?![^.\n]*\b(?:i'll|i will|i can|will|can) add (?:a |the |some )?tests?\b)"
                         # not of another path the bug never reached: "isn't exercised by this bug"
                         r"(?!\s+by (?:this|the) (?:bug|issue|report|repro|ticket))|"
                         r"comment(?:ed)? out the\s+(?:\S+\s+)?(?:step|stage|job)\b|"
@@ -1488,7 +1488,7 @@ _FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-[ot]\b|\b(?:npm|yarn|
                             r"--findRelatedTests|--filter|--tests|--exclude)[\s=]+[\"'`]?[\w*./:@-]|\bpnpm -F\s+\S|[\s`]-short\b"
                             r"|\s--(?:lf|last-failed|ff|failed-first|only-failures|onlyFailures)\b"
                             r"|[\s`](?:--project|--tag|--testPathPattern)[\s=]+[\"'`]?[\w*./:=-]"
-                            r"|\bplaywright test[ \t]+(?!-)[\w./-]+(?=[\s`'\"]|$)|--onlyChanged\b|(?:^|[\s`])--watch(?=[\s`]|$)|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
+                            r"|\bplaywright test[ \t]+(?!-)[\w./-]+(?=[\s`'\"]|$)|\s-Dtest=[\w#*.,-]|--onlyChanged\b|(?:^|[\s`])--watch(?=[\s`]|$)|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
 _WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|workspace|"
                              r"repo|repository|project|codebase|`)"
                              r"|\bthe rest\b|\ball (?:the )?tests\b(?! passed!)|\ball (?:two|three|four|five|six|\d+) suites\b",
