@@ -1491,7 +1491,7 @@ _FILTERED = compiled_on_use(r"\b(?:jest|vitest)\b[^`\n]*\s-[ot]\b|\b(?:npm|yarn|
                             r"|\bplaywright test[ \t]+(?!-)[\w./-]+(?=[\s`'\"]|$)|\s-Dtest=[\w#*.,-]|--onlyChanged\b|(?:^|[\s`])--watch(?=[\s`]|$)|(?:^|[\s`])--changed(?=[\s`]|$)|\bran all test suites matching\b", re.IGNORECASE)
 _WHOLE_TOO = compiled_on_use(r"\b(?:full|whole|entire|complete) (?:suite|test suite|run|test run|file|thing|workspace|"
                              r"repo|repository|project|codebase|`)"
-                             r"|\bthe rest\b|\ball (?:the )?tests\b(?! passed!)|\ball (?:two|three|four|five|six|\d+) suites\b",
+                             r"|\bthe rest\b|\ball (?:the )?tests\b(?! passed!)(?=[^.;\n]*\b(?:too|as well|also)\b)|\ball (?:two|three|four|five|six|\d+) suites\b",
                              re.IGNORECASE)
 _PASSED_SKIPPED = re.compile(r"\b(\d+) passed\b[^\n]*?\b(\d+) skipped\b|\b(\d+) skipped\b[^\n]*?\b(\d+) passed\b",
                              re.IGNORECASE)
