@@ -276,7 +276,7 @@ TEST_CONTEXT = compiled_on_use(r"\b(?:tests?|specs?|suites?|test cases?|pytest|j
                           r"jobs?|pipelines?|workflows?|builds?|re-?ran|rerun|tested|"
                           r"phpunit|playwright|cypress|gradlew?|mvn|make (?:test|check)|"
                           rf"(?:re-?)?ran (?:the |both |all )?{KINDS}\b|"
-                          r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|flaky|ran (?:em|'em|them|it) all|ran (?:em|'em|them)|"
+                          r"test_\w+|\w+_test|\w+\.(?:test|spec)\.\w+|flaky|the only (?:failure|failing \w+|red \w+)|ran (?:em|'em|them|it) all|ran (?:em|'em|them)|"
                           r"ran the (?:whole )?lot|"
                           r"(?:re-?)?ran (?:everything|"
                           r"it all|the whole thing))\b", re.IGNORECASE)
@@ -586,7 +586,7 @@ RULES: tuple[ClaimRule, ...] = (
               "The build passes the `--release` flag through to cargo now."),
     ClaimRule("CLM010", "says green, of the run just described",
               r"(?:^|[,:()]|\s[-\u2013\u2014]|\u2192|->)\s*(?:(?:and|so|now|it's|it is|still|all|"
-              r"100%|fully|should(?: now)? be)\s+)*(?:all\s+(?:[1-9][\d,]*\s+)?)?green(?:\s+(?:now|again|locally|too|"
+              r"100%|fully|should(?: now)? be|(?:this|it|that)(?:'ll| will| should)(?: now)? be)\s+)*(?:all\s+(?:[1-9][\d,]*\s+)?)?green(?:\s+(?:now|again|locally|too|"
               r"both times|every (?:single )?(?:time|run)|each time|all \d+ times|throughout|"
               r"on (?:ci|my machine|my end|the branch)|(?:and )?(?:in|on) ci))*(?:\s*\([^()\n]{0,40}\))?\W*"
               r"(?=$|[,.;!)])",
@@ -731,7 +731,7 @@ RULES: tuple[ClaimRule, ...] = (
               r".*?(?:\b(?:tests?|testes|suite|suíte|testsuite|test-suite|paquetes|pacotes|pakete)\b(?:[^.;:()]|\([^()\n]{0,100}\)){0,40}?\b(?:grün|bestanden|"
               r"laufen (?:\w+ ){0,2}durch|läuft (?:\w+ ){0,2}durch|passe|"
               r"passent|passaient|ont (?:tous )?passé|sont (?:tous |toutes )?(?:passés|verts?|ok)|"
-              r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|(?:toda |inteira |completa )?verde|slagen|geslaagd|groen|passano|sono passati|passa(?!\s+(?:por|per|pelo|pela|a|o|i|il|la)\b)|"
+              r"pasan?|pasaron|pasó|passou|sind (?:alle )?durch|(?:toda |inteira |completa )?verde|slagen|slaagt|geslaagd|groen|passano|sono passati|passa(?!\s+(?:por|per|pelo|pela|a|o|i|il|la)\b)|"
               r"están en verde|está en verde|esta en verde|passam|passaram|passando|pasando|au vert)\b"
               r"|\b(?:pasan|pasaron|passam|passaram|passent) (?:todos |todas |tous |toutes )?"
               r"(?:los |las |os |as |les )?(?:\d+ )?(?:tests?|pruebas|testes|checks|jobs|paquetes|pacotes)\b"
