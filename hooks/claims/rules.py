@@ -758,7 +758,7 @@ RULES: tuple[ClaimRule, ...] = (
               r"|\b(?:la |le )?(?:ci|pipeline|build) (?:est |a )?pass[ée]e? au vert\b"
               r"|\b(?:ci|pipeline|build)\s+(?:verdinho|verdinha|tá verde|ta verde)\b"
               r"|\b(?:ci|pipeline|build|tests?|suite|testsuite)\s+(?:komplett|vollständig|ganz|durchweg)\s+grün\b"
-              r"|\b(?:la )?(?:ci|pipeline) (?:è|e) (?:tutta |tutto )?verde\b|\btest (?:sono )?tutti (?:verdi|passati|ok)\b"
+              r"|\bsono tutti (?:verdi|passati)\b|\b(?:la )?(?:ci|pipeline) (?:è|e) (?:tutta |tutto )?verde\b|\btest (?:sono )?tutti (?:verdi|passati|ok)\b"
               r"|\bnon si (?:è|e) rotto (?:niente|nulla)\b|\b(?:niente|nulla) (?:si (?:è|e) )?rotto\b"
               r"|\b(?:ci|pipeline|build)\s+(?:is|was)\s+(?:helemaal\s+)?groen\b"
               r"|\b(?:elke|iedere) keer (?:groen|geslaagd)\b|\bjedes mal grün\b|\bverte? à chaque fois\b"
