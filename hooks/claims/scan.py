@@ -295,11 +295,13 @@ _LEAD_IN_WHEN = compiled_on_use(r"\b(?:before(?!\s+(?:(?:i|we)\s+)?(?:push|commi
                            r"e\.g\.|(?<!as )expected|should|would|yesterday|"
                            r"(?<!one )last (?:week|time)|(?<!the )(?<!my )(?<!our )last run|issue|ticket|their|bug reports?|"
                            r"link(?:s|ed|ing)?)\b", re.IGNORECASE)
+# someone else's run, not other code: "not mine, didn't touch it" is of code
+_NOT_MINE = r"not mine(?![,;\s\u2014-]+(?:i\s+)?(?:didn't|did not|haven't|have not) touch)"
 _LEAD_IN_COLON = compiled_on_use(r"\b(?:client|cliente|kunde)\b", re.IGNORECASE)
 _LEAD_IN = compiled_on_use(r"\b(?:(?:issue|ticket)(?:'s|\s+#?\d+(?:'s)?|\s+(?:log|output|report)s?)|"
                       r"reporter|(?<!\benv )(?<!\benvs )(?<!\bjob )(?<!\bjobs )(?<!\bsuite )(?<!\bci )"
                       r"(?<!\btox )(?<!\bnox )(?<!\bit )(?<!\bthey )reported|user's (?:log|output|run|ci|build|report|paste|trace)s?|their (?:log|output|run|ci|build)s?|"
-                      r"attached|customer'?s?(?!\s+(?:in|with|on|who|that|whose|from|were|was|are|is|could|can|would)\b)|someone(?:'s| else's)?|linked|not mine(?![,;\s\u2014-]+(?:i\s+)?(?:didn't|did not|haven't|have not) touch)|"
+                      r"attached|customer'?s?(?!\s+(?:in|with|on|who|that|whose|from|were|was|are|is|could|can|would)\b)|someone(?:'s| else's)?|linked|" + _NOT_MINE + r"|"
                       r"contractor'?s?|colleague'?s?|teammate'?s?|co-?worker'?s?|"
                       r"another (?:team|machine|dev)|(?:sent|gave|pasted|posted) (?:me|us)|(?:log|output|run|trace) you (?:pasted|posted|sent|shared|attached)|from (?:his|her|their) run|"
                       r"(?<!\bi )(?<!\bwe )(?<!\bi've )(?<!\bwe've )(?:shared|forwarded)(?!\s+(?:base|class|module|lib\w*|helpers?|config\w*|fixtures?|"
@@ -604,7 +606,7 @@ _NOT_WHOLE = compiled_on_use(
     r"|\bskip(?:ped|s)?\b[^.;]{0,80}\b(?:which|that)(?:'s| is| was) (?:exactly |precisely )?the (?:code path|path|code|module|function|"
     r"method|part|thing|feature|endpoint) (?:i|we) (?:changed|touched|modified|fixed|rewrote)\b"
     r"|\bskip(?:ped|s)?\b[^.;]{0,80}\b(?:which|that)(?:'s| is| was) (?:exactly |precisely )?the (?:one|test|spec) that (?:actually |really )?"
-    r"(?:covers|tests|exercises) (?:this|my|the) (?:change|fix|code)\b"
+    r"(?:covers|tests|exercises) (?:this|my|the) \w+"
     r"|\bgot through (?:only )?\d+ of \d+\b|\bbefore it (?:crashed|died|hung|timed out)\b|\b(?:is|are) (?:still )?skipping\b"
     r"|,\s*(?:ci|the pipeline|e2e|integration)\s+(?:is\s+)?(?:still\s+)?(?:pending|queued)\b"
     r"|\b(?:targeted|related) (?:tests?|specs?)\b|\b(?:tests?|specs?) related to (?:the )?(?:changed|touched|modified) files\b|\b(?:tests?|specs?) (?:for|of|covering|related to) the (?:changed|touched|modified) (?:files?|code|modules?)\b"
@@ -1002,7 +1004,8 @@ _TYPOS = compiled_on_use(r"\b(?:(?P<passed>pas+e*d|pased|passsed)|"
                     r"(?P<passing>pas+ing|pasing|pas+ng|pas+ign|pas+in(?=\s|$|[.,!'])|pas+in')|"
                     r"(?P<succeeded>suc+e+ded|succeedd)|(?P<successful>suc+es+ful+)|"
                     r"(?P<tests>tets|tsets|tesst|testss|tsts)|(?P<unit_tests>unittests)|(?P<green>gre{3,}n|gren)|"
-                    r"(?P<everything>evrything|everyting|evertyhing|everthing)|(?P<every>evry|evrey)|"
+                    r"(?P<everything>evrything|everyting|evertyhing|everthing|everythign|everythng)|(?P<every>evry|evrey)|"
+                    r"(?P<the>teh)|(?P<all>al)(?= (?:green|passing|pass|good)\b)|"
                     r"(?P<verified>verfied|verifed|verifid)|(?P<pipeline>pipline|pipleine)|"
                     r"(?P<nothing>nothin'?(?=\s))|(?P<regressions>regresions|regresssions|regressons)|(?<=\ball )(?P<pass>pas)(?=\s|$|[.,!])|"
                     r"(?P<passes>pasess|passess|pases|(?<=\ball )passs|(?<=\btests )pas(?=\s|$|[.,!])))(?!\w)", re.IGNORECASE)
@@ -1040,9 +1043,6 @@ _MAY_CLAIM = re.compile(r"test|spec|suite|\bci\b|pipeline|build|check|job|run\b|
                         re.IGNORECASE)
 
 
-_TEH = compiled_on_use(r"\bteh\b", re.IGNORECASE)
-_AL = compiled_on_use(r"\bal(?= (?:green|passing|pass|good)\b)", re.IGNORECASE)
-_EVERYTHING_MISSPELT = compiled_on_use(r"\b(?:everythign|evrything|everyting|everythng)\b", re.IGNORECASE)
 _TICK_AS_VERDICT = compiled_on_use(r"\b(is|are|was|were)[^\S\n]+(?=\u2705)", re.IGNORECASE)
 
 
@@ -1050,8 +1050,7 @@ def as_read(text: str) -> str:
     """TEXT as the rules read it: normalised, negatives written without an apostrophe,
     mistyped verdicts in their usual spelling and a tick after "is" read as green ("CI is ✅")."""
     read = _TYPOS.sub(_typo, _NO_APOSTROPHE.sub(r"\1n't", normalised(text)))
-    read = _TEH.sub("the", _TICK_AS_VERDICT.sub(r"\1 green ", read))
-    return _EVERYTHING_MISSPELT.sub("everything", _AL.sub("all", read))
+    return _TICK_AS_VERDICT.sub(r"\1 green ", read)
 
 
 # a question about the tests, quoted, and the yes that answers it
@@ -1375,7 +1374,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"(?:on|in) (?:my other|another|a different|the other) (?:branch|repo|project|worktree|checkout)|"
                         r"en mi otra rama|na minha outra (?:branch|rama)|auf (?:meinem|einem) anderen branch|"
                         r"(?:the|that|this) run (?:is|was) (?:pre-\w+|on main|on master|on the base|from main|from before)|(?:ran|run|re-?ran)\s+(?:the\s+)?(?:full\s+|whole\s+|entire\s+)?(?:suite|tests?|specs?)\s+on\s+(?:main|master|develop|trunk)\b(?!\s+(?:after|with|once|(?:and|&) on (?:the|my|this))\b)|"
-                        r"(?:sur|auf) la branche (?:de|d')|pas la mienne|not mine(?![,;\s\u2014-]+(?:i\s+)?(?:didn't|did not|haven't|have not) touch)|"
+                        r"(?:sur|auf) la branche (?:de|d')|pas la mienne|" + _NOT_MINE + r"|"
                         r"(?:je )?n'ai pas (?:encore )?(?:relancé|lancé|exécuté|testé)|"
                         r"steht noch aus|stehen noch aus|\bnur (?:die )?[\w-]+ (?:laufen lassen|getestet)|"
                         r"(?:haven't|have not) (?:reproduced|run|tried) it on my (?:branch|machine)|"
@@ -1428,7 +1427,7 @@ _RETRACTED = compiled_on_use(r"\b(?:scratch (?:that|the above|this)|ignore (?:th
                         r"zumindest laut|vor (?:meinem|dem) letzten commit|nicht mehr getestet|nothing (?:has|had) been run there\b|(?:ran|run|tested) (?:each|all|both) of them individually|laut \w+,? (?:der|die)\b|except (?:that )?the (?:\d+ )?(?:skips?|skipped|pending|xfails?)\b|"
                         r"(?:hab|habe|haben) (?:ich |wir )?(?:\w+ )?(?:ausgelassen|übersprungen|weggelassen)|(?<!\b0 )(?<!\bkeine )\b(?:ausgelassen|übersprungen)\b|"
                         r"(?:ik heb|we hebben|heb ik) alleen\b|j'ai (?:juste|seulement|uniquement) (?:lancé|exécuté|fait tourner)|"
-                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|niet (?:kunnen |kon )(?:draaien|testen|uitvoeren)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|ainda não (?:rodaram|rodou|correram|foram executados)|todavía no (?:corrieron|se ejecutaron)|noch nicht gelaufen|pas encore (?:tourné|été lancés)|the skipped one is the (?:regression |new )?test for this (?:exact )?(?:bug|fix|change|issue)\b|(?:the )?failure must be\b|(?:those|they|these|it|that) still needs? (?:a )?(?:run|re-?run)\b|(?:hasn't|has not|haven't|have not) had a (?:pipeline |ci |test )?run\b|toch niet\b|doch nicht\b|finalement non\b|al final no\b|\bskip(?:ped|s)?\b[^.;]{0,80}\b(?:which|that)(?:'s| is| was) (?:exactly |precisely )?the (?:one|test|spec) that (?:actually |really )?(?:covers|tests|exercises) (?:this|my|the) \w+|(?:ci|the pipeline|the tests?|the suite) on (?:main|master|trunk) (?:passed|is green|was green|went green)\b(?!\s+again\b|[^.\n]*\bafter (?:the |my )?merg)|(?:there's|there is) no (?:ci |pipeline )?run for (?:it|this|that|the branch|my branch)\b|(?:the )?commit before (?:my|the) (?:rebase|fix|change|last push)\b|(?:haven't|have not|didn't|did not) (?:yet )?push(?:ed)? the rebased\b|(?:è|sono) ancora in (?:attesa|corso|coda)|n'(?:ont|a) pas été (?:lancée?s?|exécutée?s?|joués?)|(?:schlägt|schlagen)\b[^.;\n]{0,60}\bfehl\b|(?:korrektur|correctie|correzione|correção|corrección)\s*:|(?:de|het) (?:run|build) van gisteren|op de vorige commit|(?:staat|staan) (?:nog )?in de wachtrij|moet nog door de pipeline|(?:hasn't|has not|haven't|have not|wasn't|was not) (?:been )?built yet\b|(?:der|den) (?:lauf|run|build) von gestern|vom vorherigen commit|noch in der warteschlange|(?:la|le) (?:run|build|pipeline) d'hier|(?:du|sur le) commit précédent|encore en file d'attente|(?:la|el) (?:ejecución|run|build|pipeline) de ayer|(?:del|en el) commit anterior|(?:todavía|aún) en (?:la )?cola|(?:o|a) (?:run|build|pipeline|execução) de ontem|(?:do|no) commit anterior|ainda na fila|(?:la|il) (?:run|build|pipeline) di ieri|(?:del|sul) commit precedente|ancora in coda|ainda (?:está|estão|esta) pendentes?|todavía (?:está|están) pendientes?|noch ausstehend|(?:est|sont) encore en attente|presque (?:tout|tous|toutes)\b|quase (?:tudo|todos|todas)\b|casi (?:todo|todos|todas)\b|[1-9]\d* en échec\b|no tests? (?:were|was|got) (?:executed|run)\b|falta(?:n|m)? (?:correr|ejecutar|lanzar|pasar|rodar|executar) (?:el resto|la suite|los tests|las pruebas|o resto|a suíte|os testes)|reste à (?:lancer|exécuter)|^\W*(?:edit|update|upd)\s*:[^\n]*?\b(?:was with|was only|[1-9]\d* (?:failures?|failing|failed)|still (?:fails?|failing|red))\b|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s| is| was)\s+(?:\w+\s+)?green\b(?=[^\n]*\bneeds? (?:a )?rebase)|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
+                        r"(?:zelf )?niet (?:opnieuw |meer |nog )?(?:gecheckt|getest|gedraaid|uitgevoerd|laten draaien)|nog niet (?:laten )?(?:draaien|gedraaid|gedaan)|niet (?:kunnen |kon )(?:draaien|testen|uitvoeren)|(?:bom|bem|bueno|enfin|naja|well|ok),?\s+(?:quase|casi|presque|fast|almost|nearly)\s+(?:todos|todas|tous|toutes|alle|all)\b|continu(?:a|am) (?:a )?falh(?:ando|ar)\b|ainda não (?:rodaram|rodou|correram|foram executados)|todavía no (?:corrieron|se ejecutaron)|noch nicht gelaufen|pas encore (?:tourné|été lancés)|the skipped one is the (?:regression |new )?test for this (?:exact )?(?:bug|fix|change|issue)\b|(?:the )?failure must be\b|(?:those|they|these|it|that) still needs? (?:a )?(?:run|re-?run)\b|(?:hasn't|has not|haven't|have not) had a (?:pipeline |ci |test )?run\b|toch niet\b|doch nicht\b|finalement non\b|al final no\b|(?:ci|the pipeline|the tests?|the suite) on (?:main|master|trunk) (?:passed|is green|was green|went green)\b(?!\s+again\b|[^.\n]*\bafter (?:the |my )?merg)|(?:there's|there is) no (?:ci |pipeline )?run for (?:it|this|that|the branch|my branch)\b|(?:the )?commit before (?:my|the) (?:rebase|fix|change|last push)\b|(?:haven't|have not|didn't|did not) (?:yet )?push(?:ed)? the rebased\b|(?:è|sono) ancora in (?:attesa|corso|coda)|n'(?:ont|a) pas été (?:lancée?s?|exécutée?s?|joués?)|(?:schlägt|schlagen)\b[^.;\n]{0,60}\bfehl\b|(?:korrektur|correctie|correzione|correção|corrección)\s*:|(?:de|het) (?:run|build) van gisteren|op de vorige commit|(?:staat|staan) (?:nog )?in de wachtrij|moet nog door de pipeline|(?:hasn't|has not|haven't|have not|wasn't|was not) (?:been )?built yet\b|(?:der|den) (?:lauf|run|build) von gestern|vom vorherigen commit|noch in der warteschlange|(?:la|le) (?:run|build|pipeline) d'hier|(?:du|sur le) commit précédent|encore en file d'attente|(?:la|el) (?:ejecución|run|build|pipeline) de ayer|(?:del|en el) commit anterior|(?:todavía|aún) en (?:la )?cola|(?:o|a) (?:run|build|pipeline|execução) de ontem|(?:do|no) commit anterior|ainda na fila|(?:la|il) (?:run|build|pipeline) di ieri|(?:del|sul) commit precedente|ancora in coda|ainda (?:está|estão|esta) pendentes?|todavía (?:está|están) pendientes?|noch ausstehend|(?:est|sont) encore en attente|presque (?:tout|tous|toutes)\b|quase (?:tudo|todos|todas)\b|casi (?:todo|todos|todas)\b|[1-9]\d* en échec\b|no tests? (?:were|was|got) (?:executed|run)\b|falta(?:n|m)? (?:correr|ejecutar|lanzar|pasar|rodar|executar) (?:el resto|la suite|los tests|las pruebas|o resto|a suíte|os testes)|reste à (?:lancer|exécuter)|^\W*(?:edit|update|upd)\s*:[^\n]*?\b(?:was with|was only|[1-9]\d* (?:failures?|failing|failed)|still (?:fails?|failing|red))\b|(?<![\w-])(?:main|master|trunk)(?: branch)?(?:'s| is| was)\s+(?:\w+\s+)?green\b(?=[^\n]*\bneeds? (?:a )?rebase)|continúan? fallando|(?:that's|that is|this is|that was) from (?:the |a |an )?(?:run|build|ci run) before\b|(?:doesn't|does not|didn't|did not|don't think (?:it|that|this)) reflects? (?:the |these |my |this )?(?:current |latest |new )?(?:head|changes?|code|commit|branch)\b|i test li (?:lancio|eseguo|faccio girare)|non (?:li |le |l'|lo |la |gli )?(?:ho|abbiamo) (?:ancora )?(?:eseguit|lanciat|fatt[oi] girar|provat|testat)\w*|"
                         r"(?:lancio|lancerò|eseguo|eseguirò) (?:i test |la suite )?(?:domani|dopo|più tardi|stasera)|\balleen (?:de|het) \w+ (?:suite|tests?)\b|\bde volledige (?:\w+ )?nog niet\b|"
                         r"(?:a |the )?re-?run (?:turned up|showed|revealed|hit|caught)|call it flaky|"
                         r"(?:ainda|todavía|todavia|noch|encore) (?:quebra|falha|falla|fehl|échoue)\w*|sigue fallando|"

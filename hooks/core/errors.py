@@ -92,16 +92,17 @@ def write_text(stream: TextIO | None, text: str) -> None:
     except BrokenPipeError:
         end_of_output(stream)
     except OSError as e:
-        if stream is sys.stdout and machine_error(e):
-            _output_refused(e)
+        _output_refused(stream, e)
     except (ValueError, AttributeError):
         pass
 
 
-def _output_refused(error: OSError) -> None:
-    """stdout cannot take more (a full disk under ``> file``): remembered for the exit code,
-    and the rest goes to /dev/null, so Python's own flush at exit does not fail again (which
-    would print an "Exception ignored" and exit 120)."""
+def _output_refused(stream: TextIO | None, error: OSError) -> None:
+    """When STREAM is stdout and the machine refused it more (a full disk under ``> file``):
+    remembered for the exit code, and the rest goes to /dev/null, so Python's own flush at
+    exit does not fail again (which would print an "Exception ignored" and exit 120)."""
+    if stream is not sys.stdout or machine_error(error) is None:
+        return
     _lost_output.append(error)
     end_of_output(sys.stdout)
 
@@ -117,8 +118,7 @@ def write_bytes(data: bytes) -> None:
     except BrokenPipeError:
         end_of_output(sys.stdout)
     except OSError as e:
-        if machine_error(e):
-            _output_refused(e)
+        _output_refused(sys.stdout, e)
     except ValueError:
         pass
 
@@ -154,8 +154,7 @@ def flush_output() -> None:
         except BrokenPipeError:
             end_of_output(stream)
         except OSError as e:
-            if stream is sys.stdout and machine_error(e):
-                _output_refused(e)
+            _output_refused(stream, e)
         except (ValueError, AttributeError):
             pass
 

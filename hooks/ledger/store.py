@@ -128,8 +128,11 @@ def _remember_valid_prefix(data: bytes, memo: str) -> None:
 def _open_for_append(path: str) -> int:
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
-    if os.path.lexists(path) and not os.path.islink(path) and not os.path.isdir(path) \
-            and not stat.S_ISREG(os.lstat(path).st_mode):
+    try:
+        mode: int | None = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
         # (a FIFO would hold the open until something reads it: forever)
         raise LedgerError(f"{path} is not a regular file")
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
